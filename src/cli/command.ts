@@ -1,0 +1,10 @@
+/** A `svc` sub-command. `run` returns the process exit code; bad input throws a ServiceError with a clear message. */
+export interface Command {
+  /** Words after `svc` that select this command, e.g. `['data', 'generate']`. */
+  readonly path: readonly string[];
+  /** One line shown in `svc help`. */
+  readonly summary: string;
+  /** Usage text shown on `--help` and after a usage error. */
+  readonly usage: string;
+  run(args: string[]): Promise<number>;
+}

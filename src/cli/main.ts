@@ -1,0 +1,52 @@
+import { ServiceError } from '../errors.js';
+import type { Command } from './command.js';
+import { COMMANDS } from './registry.js';
+
+/** Finds the command whose path is the longest prefix of argv. */
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  let best: Command | undefined;
+  for (const command of COMMANDS) {
+    const n = command.path.length;
+    if (n <= argv.length && command.path.every((word, i) => argv[i] === word)) {
+      if (!best || n > best.path.length) best = command;
+    }
+  }
+  return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
+}
+
+function helpText(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.path.join(' ').length));
+  const lines = COMMANDS.map((c) => `  svc ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
+  return ['Usage: svc <command> [options]', '', 'Commands:', ...lines, '', 'Run `svc <command> --help` for options.'].join('\n');
+}
+
+/** CLI entry: dispatches to a command and turns errors into a message and a non-zero exit code. */
+export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    console.log(helpText());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    console.error(`svc: unknown command '${argv.join(' ')}'\n\n${helpText()}`);
+    return 2;
+  }
+  if (found.rest.includes('--help') || found.rest.includes('-h')) {
+    console.log(found.command.usage);
+    return 0;
+  }
+  try {
+    return await found.command.run(found.rest);
+  } catch (err) {
+    if (err instanceof ServiceError) {
+      console.error(`svc ${found.command.path.join(' ')}: ${err.message}`);
+      if (err.code === 'validation_error') console.error(`\n${found.command.usage}`);
+      return err.code === 'validation_error' ? 2 : 1;
+    }
+    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error(`svc ${found.command.path.join(' ')}: ${err.message}\n\n${found.command.usage}`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Shapes shared by the dataset writer, the reader, the generator and the compute layer. The on-disk format they describe
+ * is documented in docs/datasets.md.
+ */
+
+/** Hourly fields a dataset may hold. A dataset holds only the fields it models. */
+export const HOURLY_FIELDS = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'] as const;
+export type HourlyField = (typeof HOURLY_FIELDS)[number];
+
+/** Static (time-independent) arrays every dataset holds. */
+export const STATIC_ARRAYS = ['outdoor', 'building_height'] as const;
+export type StaticArray = (typeof STATIC_ARRAYS)[number];
+
+/**
+ * CF packing of an int16 array: physical = raw * scale_factor + add_offset; raw === fill means missing.
+ * Chosen per field in `FIELD_ENCODINGS`.
+ */
+export interface CfEncoding {
+  readonly scale_factor: number;
+  readonly add_offset: number;
+  readonly _FillValue: number;
+  readonly units: string;
+  readonly long_name: string;
+}
+
+/** The encoding of every hourly field. Resolution: 0.1 µg/m3 for concentrations, 0.01 for speeds and UTCI. */
+export const FIELD_ENCODINGS: Readonly<Record<HourlyField, CfEncoding>> = Object.freeze({
+  no2: { scale_factor: 0.1, add_offset: 0, _FillValue: -32768, units: 'ug m-3', long_name: 'NO2 concentration' },
+  pm25: { scale_factor: 0.1, add_offset: 0, _FillValue: -32768, units: 'ug m-3', long_name: 'PM2.5 concentration' },
+  pm10: { scale_factor: 0.1, add_offset: 0, _FillValue: -32768, units: 'ug m-3', long_name: 'PM10 concentration' },
+  ucomfort: {
+    scale_factor: 0.01, add_offset: 0, _FillValue: -32768, units: 'm s-1',
+    long_name: 'pedestrian-level mean comfort wind speed',
+  },
+  ugust: { scale_factor: 0.01, add_offset: 0, _FillValue: -32768, units: 'm s-1', long_name: 'pedestrian-level gust speed' },
+  utci: {
+    scale_factor: 0.01, add_offset: 0, _FillValue: -32768, units: 'degC',
+    long_name: 'Universal Thermal Climate Index',
+  },
+});
+
+/**
+ * Regular grid in a projected CRS (EPSG:31370 for every dataset here), north-up.
+ * Cell (row, col) has its centre at x = x0 + col * resolution_m, y = y0 - row * resolution_m;
+ * row 0 is the northernmost row. Flat cell index = row * nx + col.
+ */
+export interface GridGeometry {
+  readonly crs_epsg: number;
+  readonly resolution_m: number;
+  readonly nx: number;
+  readonly ny: number;
+  /** Centre of the top-left cell, metres. */
+  readonly x0: number;
+  readonly y0: number;
+}
+
+/** Group attributes of a dataset (the `.zattrs` of the root group). */
+export interface DatasetAttrs {
+  /** Dataset id: `brussels_extended`, `belgium_lowres`, `ghent`, ... */
+  readonly dataset: string;
+  readonly title: string;
+  readonly crs_epsg: number;
+  readonly crs_proj4: string;
+  readonly resolution_m: number;
+  readonly reference_year: number;
+  /** IANA time zone used for local calendars (months, seasons, day and night). */
+  readonly timezone: string;
+  readonly generated_utc: string;
+  /** Content version; part of every cache key, changes whenever the data changes. */
+  readonly content_version: string;
+  /** Hourly fields present, in canonical order. */
+  readonly fields: readonly HourlyField[];
+  readonly attribution: string;
+  readonly Conventions: string;
+}
+
+/** Chunk shape of the hourly arrays: whole time axis by a small block of cells. */
+export interface ChunkShape {
+  readonly hours: number;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+/** Everything needed to create a dataset before its chunks are written. */
+export interface DatasetSpec {
+  readonly attrs: Omit<DatasetAttrs, 'Conventions'>;
+  readonly grid: GridGeometry;
+  readonly hours: number;
+  readonly chunk: ChunkShape;
+}
