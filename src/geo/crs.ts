@@ -1,0 +1,97 @@
+/**
+ * Coordinate reference systems of the service: WGS 84 (EPSG:4326, what clients send), Belgian Lambert 72
+ * (EPSG:31370, the grid of every dataset) and Web Mercator (EPSG:3857, map tiles).
+ *
+ * Lambert 72 carries the 7-parameter BD72 → WGS 84 shift "BD72 to WGS 84 (3)" (EPSG:15929, accuracy 1 m), the operation
+ * PROJ 9 and GDAL pick for EPSG:4326 → EPSG:31370 when no grid is installed. EPSG publishes it in the coordinate-frame
+ * convention (rotations −0.3366, 0.457, −1.8422″); `+towgs84` uses the position-vector convention, hence the flipped
+ * rotation signs below. Agreement with `gdaltransform` (GDAL 3.6.2, PROJ 9.1.1) is below a millimetre; see
+ * test/geo/crs.test.ts and docs/geography.md.
+ */
+import proj4 from 'proj4';
+import { ValidationError } from '../errors.js';
+
+/** EPSG code of Belgian Lambert 72, the CRS of every dataset grid. */
+export const LAMBERT72_EPSG = 31370;
+
+/** proj4 definition of EPSG:31370 with the BD72 datum shift; written into dataset attributes as `crs_proj4`. */
+export const LAMBERT72_PROJ4 =
+  '+proj=lcc +lat_0=90 +lon_0=4.36748666666667 +lat_1=51.1666672333333 +lat_2=49.8333339 ' +
+  '+x_0=150000.013 +y_0=5400088.438 +ellps=intl ' +
+  '+towgs84=-106.8686,52.2978,-103.7239,0.3366,-0.457,1.8422,-1.2747 +units=m +no_defs';
+
+/** proj4 definition of EPSG:3857 (spherical Web Mercator), as `gdalsrsinfo -o proj4 EPSG:3857` prints it. */
+export const WEB_MERCATOR_PROJ4 =
+  '+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +no_defs';
+
+/** proj4 definition of WGS 84 geographic coordinates (longitude, latitude in degrees). */
+export const WGS84_PROJ4 = '+proj=longlat +datum=WGS84 +no_defs';
+
+/** Largest latitude Web Mercator represents: the square world of EPSG:3857 ends here. */
+export const WEB_MERCATOR_MAX_LAT = 85.0511287798066;
+
+/** Half the width of the Web Mercator world, metres (π × 6378137). */
+export const WEB_MERCATOR_HALF_WORLD_M = Math.PI * 6378137;
+
+const toLambert = proj4(WGS84_PROJ4, LAMBERT72_PROJ4);
+const toMercator = proj4(WGS84_PROJ4, WEB_MERCATOR_PROJ4);
+
+/** Throws `ValidationError` unless `lon` and `lat` are finite degrees within −180..180 and −90..90. */
+export function assertLonLat(lon: number, lat: number): void {
+  if (typeof lon !== 'number' || !Number.isFinite(lon) || lon < -180 || lon > 180) {
+    throw new ValidationError(`Longitude must be a finite number between -180 and 180, got ${String(lon)}.`);
+  }
+  if (typeof lat !== 'number' || !Number.isFinite(lat) || lat < -90 || lat > 90) {
+    throw new ValidationError(`Latitude must be a finite number between -90 and 90, got ${String(lat)}.`);
+  }
+}
+
+/** Throws `ValidationError` unless both projected coordinates are finite numbers. */
+function assertFiniteXY(x: number, y: number, crs: string): void {
+  if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y)) {
+    throw new ValidationError(`${crs} coordinates must be finite numbers, got (${String(x)}, ${String(y)}).`);
+  }
+}
+
+/** Returns the pair if both members are finite, else throws: the point lies outside the projection's domain. */
+function finitePair(p: readonly number[], what: string): [number, number] {
+  const a = p[0];
+  const b = p[1];
+  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b)) {
+    throw new ValidationError(`The point cannot be expressed in ${what}: it lies outside the projection's domain.`);
+  }
+  return [a, b];
+}
+
+/** WGS 84 longitude/latitude (degrees) to Belgian Lambert 72 easting/northing (metres). */
+export function wgs84ToLambert72(lon: number, lat: number): [number, number] {
+  assertLonLat(lon, lat);
+  return finitePair(toLambert.forward([lon, lat]), 'EPSG:31370');
+}
+
+/** Belgian Lambert 72 easting/northing (metres) to WGS 84 longitude/latitude (degrees). */
+export function lambert72ToWgs84(x: number, y: number): [number, number] {
+  assertFiniteXY(x, y, 'EPSG:31370');
+  const [lon, lat] = finitePair(toLambert.inverse([x, y]), 'WGS 84');
+  assertLonLat(lon, lat);
+  return [lon, lat];
+}
+
+/** WGS 84 longitude/latitude to Web Mercator metres; latitudes beyond ±85.0511° (no finite y) are rejected. */
+export function wgs84ToWebMercator(lon: number, lat: number): [number, number] {
+  assertLonLat(lon, lat);
+  if (Math.abs(lat) > WEB_MERCATOR_MAX_LAT) {
+    throw new ValidationError(`Web Mercator covers latitudes up to ±${WEB_MERCATOR_MAX_LAT}, got ${lat}.`);
+  }
+  return finitePair(toMercator.forward([lon, lat]), 'EPSG:3857');
+}
+
+/** Web Mercator metres to WGS 84 longitude/latitude; coordinates beyond the square world (±π·R) are rejected. */
+export function webMercatorToWgs84(x: number, y: number): [number, number] {
+  assertFiniteXY(x, y, 'EPSG:3857');
+  const limit = WEB_MERCATOR_HALF_WORLD_M * (1 + 1e-12);
+  if (Math.abs(x) > limit || Math.abs(y) > limit) {
+    throw new ValidationError(`Web Mercator coordinates must lie within ±${WEB_MERCATOR_HALF_WORLD_M} m.`);
+  }
+  return finitePair(toMercator.inverse([x, y]), 'WGS 84');
+}

@@ -1,0 +1,92 @@
+import { OutsideCoverageError, ValidationError } from '../errors.js';
+import type { SamplingRule } from '../compute/compute-types.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import { containingCell, forEachCellWithin } from './grid-cells.js';
+
+/** Radius limits of the interface spec, metres (inclusive). */
+export const RADIUS_MIN_M = 5;
+export const RADIUS_MAX_M = 50;
+
+/** How far the nearest-outdoor search looks before giving up, metres. */
+export const NEAREST_OUTDOOR_MAX_M = 250;
+
+/** The cells a query reads and the rule that chose them (spec `meta.sampling`, `distance_m`, `radius_m`, `n_cells`). */
+export interface Sample {
+  readonly sampling: SamplingRule;
+  /** Flat cell indices (row * nx + col), ascending. */
+  readonly cells: Int32Array;
+  /** Nearest-outdoor only: distance from the location to the nearest outdoor cell centre, metres. */
+  readonly distance_m?: number;
+  /** Radius sampling only: the radius used, metres. */
+  readonly radius_m?: number;
+}
+
+/** Options of `sampleCells`. */
+export interface SampleOptions {
+  /** Metres, 5 to 50. Ignored when `nationwide` is true. */
+  readonly radius_m?: number;
+  /** Nationwide (low-resolution) datasets always use the containing cell. */
+  readonly nationwide: boolean;
+}
+
+/**
+ * Applies the spec's sampling rules at (x, y), in the grid's CRS:
+ * - nationwide: the containing cell, whatever the radius;
+ * - no radius, outdoor cell: that cell (`point`);
+ * - no radius, inside a building: every outdoor cell whose centre is within the nearest outdoor distance plus half a
+ *   grid cell (`nearest_outdoor`, `distance_m` = nearest distance); building interiors are never read;
+ * - radius: every outdoor cell whose centre is within the radius, never widened; none → OutsideCoverageError.
+ */
+export function sampleCells(grid: GridGeometry, outdoor: Uint8Array, x: number, y: number, options: SampleOptions): Sample {
+  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new ValidationError('Coordinates must be finite numbers.');
+  if (outdoor.length !== grid.nx * grid.ny) {
+    throw new ValidationError(`Outdoor mask has ${outdoor.length} cells, grid has ${grid.nx * grid.ny}.`);
+  }
+  const cell = containingCell(grid, x, y);
+  if (!cell) throw new OutsideCoverageError('The location is outside the extent of the dataset.');
+  const flat = cell.row * grid.nx + cell.col;
+  if (options.nationwide) return { sampling: 'point', cells: Int32Array.of(flat) };
+
+  const radius = options.radius_m;
+  if (radius !== undefined) {
+    if (!(radius >= RADIUS_MIN_M && radius <= RADIUS_MAX_M)) {
+      throw new ValidationError(`radius must be between ${RADIUS_MIN_M} and ${RADIUS_MAX_M} metres.`);
+    }
+    const cells: number[] = [];
+    forEachCellWithin(grid, x, y, radius, (index) => {
+      if (outdoor[index] === 1) cells.push(index);
+    });
+    if (cells.length === 0) {
+      throw new OutsideCoverageError(
+        `No outdoor grid cell lies within ${radius} m of the location (it is inside a building); ` +
+          'the radius is never widened. Use a larger radius or omit it to sample the nearest outdoor cells.',
+      );
+    }
+    return { sampling: 'radius', cells: Int32Array.from(cells), radius_m: radius };
+  }
+
+  if (outdoor[flat] === 1) return { sampling: 'point', cells: Int32Array.of(flat) };
+  return nearestOutdoor(grid, outdoor, x, y);
+}
+
+/** The outdoor cells at the nearest distance plus half a grid cell, searched in growing squares. */
+function nearestOutdoor(grid: GridGeometry, outdoor: Uint8Array, x: number, y: number): Sample {
+  const res = grid.resolution_m;
+  let nearest = Infinity;
+  // Grow the search radius until an outdoor cell is found; any cell nearer than the ring already searched is found.
+  for (let reach = res; reach <= NEAREST_OUTDOOR_MAX_M + res; reach *= 2) {
+    forEachCellWithin(grid, x, y, reach, (index, distance) => {
+      if (outdoor[index] === 1 && distance < nearest) nearest = distance;
+    });
+    if (nearest <= reach) break;
+  }
+  if (!(nearest <= NEAREST_OUTDOOR_MAX_M)) {
+    throw new OutsideCoverageError(`No outdoor grid cell lies within ${NEAREST_OUTDOOR_MAX_M} m of the location.`);
+  }
+  const limit = nearest + res / 2;
+  const cells: number[] = [];
+  forEachCellWithin(grid, x, y, limit, (index) => {
+    if (outdoor[index] === 1) cells.push(index);
+  });
+  return { sampling: 'nearest_outdoor', cells: Int32Array.from(cells), distance_m: Math.round(nearest * 10) / 10 };
+}
