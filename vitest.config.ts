@@ -7,5 +7,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    globalSetup: ['test/global-setup.ts'],
   },
 });

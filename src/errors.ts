@@ -144,8 +144,26 @@ export function errorToData(err: unknown): SerializedError {
   return { code: 'internal_error', message };
 }
 
-/** Rebuilds a `ServiceError` from its plain-data form (the inverse of `errorToData`). */
+/** Rebuilds the error class of each code; codes without a dedicated class come back as a plain `ServiceError`. */
+const REBUILDERS: Partial<Record<ErrorCode, (message: string, extra: Record<string, unknown>) => ServiceError>> = {
+  validation_error: (m) => new ValidationError(m),
+  unauthorized: (m) => new UnauthorizedError(m),
+  url_expired: (m) => new UrlExpiredError(m),
+  forbidden: (m) => new ForbiddenError(m),
+  not_found: (m) => new NotFoundError(m),
+  outside_coverage: (m) => new OutsideCoverageError(m),
+  product_unavailable: (m) => new ProductUnavailableError(m),
+  rate_limited: (m, x) => new RateLimitedError(m, Number(x.retryAfterS ?? 60)),
+  quota_exceeded: (m, x) => new QuotaExceededError(m, Number(x.retryAfterS ?? 3600)),
+  upstream_error: (m) => new UpstreamError(m),
+  upstream_unavailable: (m) => new UpstreamUnavailableError(m),
+  upstream_timeout: (m) => new UpstreamTimeoutError(m),
+  dataset_error: (m) => new DatasetError(m),
+};
+
+/** Rebuilds a `ServiceError` of the right class from its plain-data form (the inverse of `errorToData`). */
 export function errorFromData(data: SerializedError): ServiceError {
   const code = (ERROR_CODES as readonly string[]).includes(data.code) ? data.code : 'internal_error';
-  return new ServiceError(code, data.message, { extra: data.extra });
+  const rebuild = REBUILDERS[code];
+  return rebuild ? rebuild(data.message, data.extra ?? {}) : new ServiceError(code, data.message, { extra: data.extra });
 }

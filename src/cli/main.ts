@@ -43,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
       if (err.code === 'validation_error') console.error(`\n${found.command.usage}`);
       return err.code === 'validation_error' ? 2 : 1;
     }
-    if (err instanceof TypeError && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (err instanceof TypeError && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_')) {
       console.error(`svc ${found.command.path.join(' ')}: ${err.message}\n\n${found.command.usage}`);
       return 2;
     }

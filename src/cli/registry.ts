@@ -1,7 +1,27 @@
 import type { Command } from './command.js';
+import { dataGenerateCommand } from './commands/data-generate.js';
+import { demoCommand } from './commands/demo.js';
+import { importGeotiffCommand } from './commands/import-geotiff.js';
+import { keysCreateCommand, keysDeactivateCommand, keysListCommand, keysUpdateCommand } from './commands/keys.js';
+import { modelServiceCommand } from './commands/model-service.js';
+import { precomputeCommand } from './commands/precompute.js';
+import { serveCommand } from './commands/serve.js';
+import { statsCommand } from './commands/stats.js';
 
 /**
  * Every `svc` sub-command, registered by path. Add a command by writing src/cli/commands/<name>.ts exporting a
  * `Command` and listing it here.
  */
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [
+  dataGenerateCommand,
+  importGeotiffCommand,
+  keysCreateCommand,
+  keysListCommand,
+  keysUpdateCommand,
+  keysDeactivateCommand,
+  serveCommand,
+  demoCommand,
+  statsCommand,
+  precomputeCommand,
+  modelServiceCommand,
+];

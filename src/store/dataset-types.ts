@@ -88,3 +88,43 @@ export interface DatasetSpec {
   readonly hours: number;
   readonly chunk: ChunkShape;
 }
+
+/**
+ * Hourly values of some cells, gathered from whole chunks: for each field, `raw[field][t * cells.length + i]` is the
+ * raw int16 value of cell `cells[i]` at hour t (hour-major, so a statistic over cells at one hour reads contiguously).
+ */
+export interface CellBlock {
+  readonly hours: number;
+  /** Flat cell indices (row * nx + col), in the order requested. */
+  readonly cells: Int32Array;
+  readonly raw: Readonly<Partial<Record<HourlyField, Int16Array>>>;
+}
+
+/** Like `CellBlock`, with CF-decoded physical values (NaN where the raw value is the fill value). */
+export interface DecodedCellBlock {
+  readonly hours: number;
+  readonly cells: Int32Array;
+  readonly values: Readonly<Partial<Record<HourlyField, Float32Array>>>;
+}
+
+/** An open dataset (src/store/zarr-reader.ts); reads whole chunks only. */
+export interface DatasetReader {
+  readonly dir: string;
+  readonly attrs: DatasetAttrs;
+  readonly grid: GridGeometry;
+  readonly hours: number;
+  readonly chunk: ChunkShape;
+  /** Hourly fields present, in canonical order. */
+  readonly fields: readonly HourlyField[];
+  /** A static array, row-major ny x nx; the array is cached and shared: treat it as read-only. */
+  readStatic(name: 'outdoor'): Promise<Uint8Array>;
+  readStatic(name: 'building_height'): Promise<Float32Array>;
+  /** One raw chunk, hour-major (t * rows * cols + r * cols + c); edge chunks are full-size, fill outside the grid. */
+  readChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Int16Array>;
+  /** The CF encoding stored with a field. */
+  encoding(field: HourlyField): CfEncoding;
+  /** Raw hourly values of cells, reading each needed chunk once per field. */
+  readCells(fields: readonly HourlyField[], cells: Int32Array): Promise<CellBlock>;
+  /** Decoded hourly values of cells (CF decode kernel; NaN for fill). */
+  readCellsDecoded(fields: readonly HourlyField[], cells: Int32Array): Promise<DecodedCellBlock>;
+}

@@ -1,0 +1,32 @@
+// Byte unshuffle for 2-byte elements (the numcodecs `shuffle` filter, decode direction): `n` low bytes at `src` and
+// `n` high bytes at `src + n` become `n` little-endian int16 values at `dst` (non-overlapping, bounds checked on the
+// JavaScript side). Included by cf-decode.ts: unshuffle and CF decode are the two decode steps of a stored chunk.
+
+/** Interleaves the low-byte plane at `src` and the high-byte plane at `src + n` into `n` int16 values at `dst`. */
+export function unshuffle_i16(src: usize, dst: usize, n: i32): void {
+  let i: i32 = 0;
+  const hi = src + <usize>n;
+  if (ASC_FEATURE_SIMD) {
+    const end = n & ~15;
+    for (; i < end; i += 16) {
+      const l = v128.load(src + <usize>i);
+      const h = v128.load(hi + <usize>i);
+      const out = dst + (<usize>i << 1);
+      v128.store(out, i8x16.shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+      v128.store(out, i8x16.shuffle(l, h, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), 16);
+    }
+  } else {
+    // Four elements per step: one 32-bit load from each plane, two 32-bit stores.
+    const end = n & ~3;
+    for (; i < end; i += 4) {
+      const l = load<u32>(src + <usize>i);
+      const h = load<u32>(hi + <usize>i);
+      const out = dst + (<usize>i << 1);
+      store<u32>(out, (l & 0xff) | ((h & 0xff) << 8) | ((l & 0xff00) << 8) | ((h & 0xff00) << 16));
+      store<u32>(out, ((l >>> 16) & 0xff) | ((h >>> 8) & 0xff00) | ((l >>> 8) & 0xff0000) | (h & 0xff000000), 4);
+    }
+  }
+  for (; i < n; i++) {
+    store<u16>(dst + (<usize>i << 1), <u16>load<u8>(src + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));
+  }
+}

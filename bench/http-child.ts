@@ -1,0 +1,71 @@
+/**
+ * A server process of the HTTP benchmark (bench/http.ts forks it; run as `node dist/bench/http-child.js <role> ...`):
+ *
+ * - `service <dataDir> <dbFile>`: the real service, built by `createServer` as `svc serve` builds it (SQLite file, local
+ *   compute pool, embedded geocoder and model service), logging off; it issues a secret key whose rate limit no run
+ *   reaches (1,000,000 per minute);
+ * - `hello`: the yardstick, a bare Fastify app (logging off) with one route, `GET /hello` → `{"hello":"world"}`.
+ *
+ * Both listen on 127.0.0.1 at an ephemeral port and talk to the parent over IPC: they send a `ChildReady`, answer
+ * `'cpu'` with their CPU time so far (a `ChildCpu`), and on `'stop'` shut down gracefully and exit.
+ */
+import Fastify from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { createServer } from '../src/server.js';
+
+/** Sent once the server listens. */
+export interface ChildReady {
+  readonly type: 'ready';
+  readonly url: string;
+  /** The issued API key (service only). */
+  readonly key?: string;
+}
+
+/** Answer to `'cpu'`: user + system CPU time of the whole process (all threads) since it started, microseconds. */
+export interface ChildCpu {
+  readonly type: 'cpu';
+  readonly micros: number;
+}
+
+/** What the parent may send. */
+export type ChildCommand = 'cpu' | 'stop';
+
+/** Starts the server of `role`; returns its URL, the key (service only) and its shutdown. */
+async function start(role: string, args: string[]): Promise<{ url: string; key?: string; close: () => Promise<void> }> {
+  if (role === 'hello') {
+    const app = Fastify({ logger: false });
+    app.get('/hello', async () => ({ hello: 'world' }));
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    return { url, close: () => app.close() };
+  }
+  if (role === 'service' && args.length === 2) {
+    const [dataDir, dbFile] = args;
+    const server = await createServer(loadConfig({}, { logLevel: 'silent', dataDir, dbFile, port: 0 }));
+    const { key } = server.keys.create({ type: 'sk', label: 'bench http', ratePerMin: 1_000_000 }, new Date());
+    const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    return { url, key, close: () => server.close() };
+  }
+  throw new Error(`usage: http-child.js hello | service <dataDir> <dbFile> (got ${[role, ...args].join(' ')})`);
+}
+
+async function main(): Promise<void> {
+  if (process.send === undefined) throw new Error('http-child.js runs as a forked child of bench/http.ts (it needs IPC).');
+  const [role, ...args] = process.argv.slice(2);
+  const server = await start(role, args);
+  process.on('message', (message: ChildCommand) => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ type: 'cpu', micros: user + system } satisfies ChildCpu);
+    } else if (message === 'stop') {
+      void server.close().then(() => process.exit(0));
+    }
+  });
+  // The parent is gone (crashed or killed): do not linger.
+  process.on('disconnect', () => void server.close().then(() => process.exit(0)));
+  process.send({ type: 'ready', url: server.url, ...(server.key !== undefined ? { key: server.key } : {}) } satisfies ChildReady);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+/**
+ * `npm run bench -- <name> [<name> ...]`: runs benchmarks from bench/registry.ts, prints each result as a table and
+ * writes it as JSON to bench/results/<name>.json together with the machine it ran on.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { arch, cpus, platform } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../src/util/paths.js';
+import { BENCHMARKS, type BenchResult } from './registry.js';
+
+/** Formats a result as an aligned text table with its title and notes. */
+function formatTable(result: BenchResult): string {
+  const cells = result.rows.map((row) => result.columns.map((c) => String(row[c] ?? '')));
+  const widths = result.columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const line = (values: string[]) => values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+  return [
+    result.title,
+    '',
+    line([...result.columns]),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+    '',
+    ...result.notes,
+  ].join('\n');
+}
+
+async function main(names: string[]): Promise<number> {
+  const known = Object.keys(BENCHMARKS);
+  if (names.length === 0 || names.some((n) => !(n in BENCHMARKS))) {
+    console.error(`Usage: npm run bench -- <name> [<name> ...]\nBenchmarks: ${known.join(', ')}`);
+    return 2;
+  }
+  const resultsDir = join(PROJECT_ROOT, 'bench', 'results');
+  await mkdir(resultsDir, { recursive: true });
+  for (const name of names) {
+    const result = await (await BENCHMARKS[name]()).run();
+    console.log(`${formatTable(result)}\n`);
+    const machine = { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown' };
+    const doc = { ...(result.figures ?? {}), ...result, machine, date: new Date().toISOString() };
+    const file = join(resultsDir, `${name}.json`);
+    await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
+    console.log(`wrote ${file}`);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err) => { console.error(err instanceof Error ? err.stack : String(err)); process.exitCode = 1; },
+);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite talks to for real: GDAL (gdaltransform, gdal_translate) for the
+# projection control points and GeoTIFF import, and Debian's Python xarray/zarr/numpy for the cross-check that
+# xarray reads our datasets. Idempotent: does nothing when everything is present.
+set -euo pipefail
+
+need=()
+command -v gdaltransform >/dev/null 2>&1 || need+=(gdal-bin)
+/usr/bin/python3 -c 'import xarray, zarr, numpy' >/dev/null 2>&1 || need+=(python3-xarray python3-zarr python3-numpy)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "system-deps: missing Debian packages: ${need[*]} (run as root or install them: apt-get install ${need[*]})" >&2
+  exit 1
+fi
+echo "system-deps: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

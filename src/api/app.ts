@@ -1,0 +1,118 @@
+/**
+ * The application factory: one Fastify instance with every endpoint under `/v1`, one encapsulated plugin per product
+ * and shared infrastructure (request id, problem documents, auth and rate limits, CORS, OpenAPI). Dependencies are
+ * passed in, so the same factory serves `svc serve` and the tests.
+ */
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Geocoder } from '../geocode/geocoder.js';
+import type { KeyLookup } from '../keys/key-types.js';
+import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
+import { systemClock, type Clock } from '../services/clock.js';
+import type { HistoricalService } from '../services/historical-service.js';
+import type { LiveService } from '../services/live-service.js';
+import { docsRoutes } from './docs-page.js';
+import { openApiPlugin, openApiRoute } from './openapi.js';
+import { authPlugin } from './plugins/auth.js';
+import { corsPlugin } from './plugins/cors.js';
+import { PROBLEM_CONTENT_TYPE, problemsPlugin, sendProblem } from './plugins/problems.js';
+import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
+import { problemDocument, problemFromError } from './problems.js';
+import { citiesRoutes } from './routes/cities.js';
+import { geocodeRoutes } from './routes/geocode.js';
+import { healthRoutes } from './routes/health.js';
+import { historicalRoutes } from './routes/historical.js';
+import { keyRoutes } from './routes/key.js';
+import { liveRoutes } from './routes/live.js';
+import { scalesRoutes } from './routes/scales.js';
+
+/** Everything the application needs; the caller owns these and closes them after the app. */
+export interface AppDeps {
+  readonly config: Config;
+  /** Look-up of presented API keys (SqliteKeyStore in production). */
+  readonly keys: KeyLookup;
+  readonly geocoder: Geocoder;
+  /** Historical statistics over the compute back end and the persistent cache. */
+  readonly historical: HistoricalService;
+  /** Live and forecast records from the model service; without it, /realtime and /forecast are not served. */
+  readonly live?: LiveService;
+  /** Defaults to the system clock. */
+  readonly clock?: Clock;
+  /** Defaults to a fresh in-memory limiter (one process). */
+  readonly rateLimiter?: RateLimiter;
+}
+
+/** Answers malformed HTTP (bad request line or headers) with a problem document before Fastify sees the request. */
+function clientErrorHandler(docsUrl: string) {
+  return (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const id = generateRequestId();
+    const body = JSON.stringify(problemDocument(docsUrl, 'validation_error', 'The HTTP request is malformed.', id));
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+}
+
+/** Builds the application (not yet listening). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const docsUrl = config.docsUrl;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    clientErrorHandler: clientErrorHandler(docsUrl),
+    // Errors raised while routing (bad percent-encoding, over-long path parameters) become problems too.
+    frameworkErrors: (err: FastifyError, _request, reply) => {
+      const outcome = problemFromError(err);
+      void sendProblem(reply, docsUrl, outcome.code, outcome.detail, outcome.headers);
+    },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Graceful shutdown: close() ends the connections idle when it starts, but a keep-alive connection whose request is
+  // still in flight would keep it waiting for the keep-alive time-out (72 s) after the response. Answers sent while
+  // closing carry `Connection: close`, so such a connection ends with its response.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  await app.register(requestIdPlugin);
+  await app.register(problemsPlugin, { docsUrl });
+  await app.register(corsPlugin);
+  await app.register(openApiPlugin, { version: config.version, docsUrl });
+  await app.register(authPlugin, { keys: deps.keys, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), clock, limits: config.limits });
+
+  await app.register(
+    async (v1) => {
+      await v1.register(healthRoutes, { version: config.version, clock });
+      await v1.register(citiesRoutes, { generatedUtc: new Date(clock.now()).toISOString() });
+      await v1.register(scalesRoutes);
+      await v1.register(keyRoutes, { limits: config.limits });
+      await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
+      await v1.register(historicalRoutes, { historical: deps.historical });
+      if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
+      await v1.register(openApiRoute);
+    },
+    { prefix: '/v1' },
+  );
+  await app.register(docsRoutes, { docsUrl, version: config.version });
+  return app;
+}

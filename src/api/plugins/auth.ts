@@ -1,0 +1,98 @@
+/**
+ * API keys at the HTTP edge. `app.keyGuard(product)` is the onRequest hook of keyed endpoints; it runs before body
+ * parsing and validation, in the spec's order: 401 (key missing or unknown) → 403 (key state, product, origin) →
+ * 429 (per-minute limit). City and metric scope are checked later, by the services, after validation.
+ * `app.optionalKey` serves keyless endpoints that describe themselves differently when a key is presented.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Product } from '../../cities/city-types.js';
+import type { DefaultLimits } from '../../config.js';
+import { UnauthorizedError } from '../../errors.js';
+import { checkKeyState, checkOrigin, checkProduct, keyLimits } from '../../keys/entitlement.js';
+import type { ApiKeyRecord, KeyLookup } from '../../keys/key-types.js';
+import type { RateLimiter } from '../../keys/rate-limiter.js';
+import type { Clock } from '../../services/clock.js';
+import { enforceRateLimit, reportRateLimit } from './rate-limit.js';
+import { shared } from './shared.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated key; null on keyless requests. */
+    apiKey: ApiKeyRecord | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook of a keyed endpoint; `'any'` accepts every product (GET /key). */
+    keyGuard(product: Product | 'any'): onRequestAsyncHookHandler;
+    /** onRequest hook of a keyless endpoint: checks a key only when one is presented, never rate-limits. */
+    optionalKey: onRequestAsyncHookHandler;
+  }
+}
+
+/** What the auth plugin needs. */
+export interface AuthOptions {
+  readonly keys: KeyLookup;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  readonly limits: DefaultLimits;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The key presented by `Authorization: Bearer <key>` or `X-API-Key: <key>`; undefined when neither is present. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const auth = header(request, 'authorization');
+  const bearer = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1];
+  const apiKey = header(request, 'x-api-key')?.trim() || undefined;
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) {
+    throw new UnauthorizedError('Two different API keys were presented (Authorization and X-API-Key); send one.');
+  }
+  return bearer ?? apiKey;
+}
+
+function identify(keys: KeyLookup, request: FastifyRequest, given: string | undefined): ApiKeyRecord {
+  if (given === undefined) {
+    throw new UnauthorizedError('An API key is required: send Authorization: Bearer <key> or X-API-Key: <key>.');
+  }
+  const key = keys.findByKey(given);
+  if (key === undefined) throw new UnauthorizedError('The API key is not recognised.');
+  request.apiKey = key;
+  return key;
+}
+
+function signals(request: FastifyRequest) {
+  return { origin: header(request, 'origin'), secFetchSite: header(request, 'sec-fetch-site') };
+}
+
+/** Decorates the application with `keyGuard` and `optionalKey`. */
+export const authPlugin: FastifyPluginAsync<AuthOptions> = shared(async (app, options) => {
+  app.decorateRequest('apiKey', null);
+
+  app.decorate('keyGuard', (product: Product | 'any') => {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = identify(options.keys, request, presentedKey(request));
+      const now = options.clock.now();
+      const bucket = `key:${key.id}`;
+      const limit = keyLimits(key, options.limits).ratePerMin;
+      try {
+        checkKeyState(key, now);
+        if (product !== 'any') checkProduct(key, product);
+        checkOrigin(key, signals(request));
+      } catch (err) {
+        await reportRateLimit(options.limiter, reply, bucket, limit, now);
+        throw err;
+      }
+      await enforceRateLimit(options.limiter, reply, bucket, limit, now);
+    };
+  });
+
+  app.decorate('optionalKey', async (request: FastifyRequest) => {
+    const given = presentedKey(request);
+    if (given === undefined) return;
+    const key = identify(options.keys, request, given);
+    checkKeyState(key, options.clock.now());
+    checkOrigin(key, signals(request));
+  });
+});

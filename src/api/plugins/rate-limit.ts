@@ -1,0 +1,37 @@
+/**
+ * Per-key rate limiting at the HTTP edge: counts the request in the key's UTC-minute window and writes the
+ * `X-RateLimit-*` headers; a full window answers 429 `rate_limited` with `Retry-After`.
+ */
+import type { FastifyReply } from 'fastify';
+import { RateLimitedError } from '../../errors.js';
+import type { RateDecision, RateLimiter } from '../../keys/rate-limiter.js';
+
+/** Writes X-RateLimit-Limit, -Remaining and -Reset (epoch seconds of the next minute window). */
+export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  reply.header('x-ratelimit-reset', String(decision.resetEpochS));
+}
+
+/** Counts one request for `bucket`; throws RateLimitedError (after setting the headers) when the window is full. */
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  bucket: string,
+  limit: number,
+  nowMs: number,
+): Promise<void> {
+  const decision = await limiter.consume(bucket, limit, nowMs);
+  setRateHeaders(reply, decision);
+  if (!decision.allowed) {
+    throw new RateLimitedError(
+      `This key's limit of ${limit} requests per minute is used up; the next window starts in ${decision.retryAfterS} s.`,
+      decision.retryAfterS,
+    );
+  }
+}
+
+/** Reports the window without counting (for answers refused before the limit is checked). */
+export async function reportRateLimit(limiter: RateLimiter, reply: FastifyReply, bucket: string, limit: number, nowMs: number): Promise<void> {
+  setRateHeaders(reply, await limiter.peek(bucket, limit, nowMs));
+}

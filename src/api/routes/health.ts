@@ -1,0 +1,29 @@
+/** `GET /health`: no key, never rate limited. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Clock } from '../../services/clock.js';
+import { described } from '../schemas/common.js';
+import { HealthSchema } from '../schemas/health.js';
+
+/** Options of the health plugin. */
+export interface HealthOptions {
+  readonly version: string;
+  readonly clock: Clock;
+}
+
+/** Registers `GET /health`. */
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app, options) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Service health',
+        tags: ['reference'],
+        response: { 200: described(HealthSchema, 'The service is up.') },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { service: 'svc-api', status: 'ok', version: options.version, time: new Date(options.clock.now()).toISOString() } as const;
+    },
+  );
+};

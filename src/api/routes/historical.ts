@@ -1,0 +1,57 @@
+/**
+ * `GET /historical/stats` (key with product `historical`). The service does the work and returns the envelope as JSON
+ * text assembled from cached blocks; it is sent as is, with `X-Cache: hit|miss`.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { StatMetric } from '../../cities/city-types.js';
+import type { HistoricalService } from '../../services/historical-service.js';
+import { sendJsonText } from '../json-text.js';
+import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
+import { HistoricalQuerySchema, StatsEnvelopeSchema } from '../schemas/historical.js';
+
+/** Options of the historical plugin. */
+export interface HistoricalOptions {
+  readonly historical: HistoricalService;
+}
+
+/** Registers `GET /historical/stats`. */
+export const historicalRoutes: FastifyPluginAsyncTypebox<HistoricalOptions> = async (app, options) => {
+  app.addHook('onRequest', app.keyGuard('historical'));
+
+  app.get(
+    '/historical/stats',
+    {
+      schema: {
+        summary: 'Annual statistics for one location',
+        description:
+          'Give address, or lat and lon. Inside the Brussels zone the street-level model answers; elsewhere in Belgium the nationwide dataset (radius ignored). Results are cached per (lat, lon, radius); X-Cache says hit or miss.',
+        tags: ['historical'],
+        security: KEYED_SECURITY,
+        querystring: HistoricalQuerySchema,
+        response: {
+          200: described(StatsEnvelopeSchema, 'The statistics envelope with the requested blocks.', {
+            ...RATE_LIMIT_HEADERS,
+            'X-Cache': { description: 'hit when served from the cache, miss when computed for this request.', type: 'string', enum: ['hit', 'miss'] },
+          }),
+          ...problemResponses([
+            'validation_error',
+            'unauthorized',
+            'forbidden',
+            'outside_coverage',
+            'product_unavailable',
+            'rate_limited',
+            'upstream_error',
+            'upstream_timeout',
+          ], true),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { address, lat, lon, radius, metrics } = request.query;
+      const named = metrics === undefined ? undefined : (metrics.split(',') as StatMetric[]);
+      const result = await options.historical.stats({ address, lat, lon, radius, metrics: named }, request.apiKey!);
+      // JSON text assembled from cached blocks: sent as is.
+      return sendJsonText(reply.header('x-cache', result.cache), result.body);
+    },
+  );
+};

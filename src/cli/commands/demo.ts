@@ -1,0 +1,50 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config.js';
+import { openDatabase } from '../../db/database.js';
+import { SqliteKeyStore } from '../../keys/key-store.js';
+import { generatePreset } from '../../model/generate.js';
+import { presetPlans } from '../../model/presets.js';
+import type { Command } from '../command.js';
+import { runServer } from './serve.js';
+
+const USAGE = `Usage: svc demo [--port N] [--host HOST] [--data DIR] [--db FILE]
+
+The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, creates a demo
+secret key with every product and metric, prints it once, and serves the API (as \`svc serve\`).`;
+
+/** True when every demo dataset is present (its consolidated metadata exists). */
+async function demoDataPresent(dataDir: string): Promise<boolean> {
+  const checks = presetPlans('demo').map((p) => access(join(dataDir, p.id, '.zmetadata')));
+  return Promise.all(checks).then(() => true, () => false);
+}
+
+/** `svc demo`. */
+export const demoCommand: Command = {
+  path: ['demo'],
+  summary: 'Generate demo data if missing, print a demo key and serve (the embedded default)',
+  usage: USAGE,
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
+    });
+    const portValue = values.port === undefined ? undefined : Number(values.port);
+    const config = loadConfig(process.env, { port: portValue, host: values.host, dataDir: values.data, dbFile: values.db });
+    if (!(await demoDataPresent(config.dataDir))) {
+      console.log(`Generating the demo datasets into ${config.dataDir} (once; about a minute on 2 cores)…`);
+      await generatePreset({ preset: 'demo', outDir: config.dataDir, seed: 1 });
+    }
+    const db = openDatabase(config.dbFile);
+    try {
+      const { key } = new SqliteKeyStore(db).create({ type: 'sk', label: 'demo' }, new Date());
+      console.log(`\nDemo secret key (shown once):\n\n  ${key}\n\nTry:\n  curl -H "Authorization: Bearer ${key}" ` +
+        `"http://127.0.0.1:${config.port}/v1/historical/stats?lat=50.8467&lon=4.3525&radius=25"\n`);
+    } finally {
+      db.close();
+    }
+    return runServer(config);
+  },
+};

@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CITIES, getCity } from '../../cities/catalog.js';
+import { createLocalCompute } from '../../compute/local-compute.js';
+import { ValidationError } from '../../errors.js';
+import { precomputeCity } from '../../services/precompute.js';
+import { createProgress, type Progress } from '../../util/progress.js';
+import type { Command } from '../command.js';
+import { parseCount } from './data-generate.js';
+
+const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N]
+
+Computes point statistics for every outdoor cell of the city's dataset with all cores and writes the result grids
+(rating and score per metric, good-air share, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-
+readable), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
+where it stopped. Restart the server afterwards so it picks the references up.
+Cities: ${CITIES.map((c) => c.id).join(', ')}`;
+
+/** `svc precompute`. */
+export const precomputeCommand: Command = {
+  path: ['precompute'],
+  summary: 'Precompute point statistics for every outdoor cell of a city (resumable)',
+  usage: USAGE,
+  async run(args) {
+    const { values } = parseArgs({
+      args, strict: true, options: { data: { type: 'string' }, city: { type: 'string' }, threads: { type: 'string' } },
+    });
+    if (!values.data) throw new ValidationError('--data DIR is required.');
+    if (!values.city) throw new ValidationError('--city ID is required.');
+    const city = getCity(values.city);
+    if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
+    const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
+    const dataDir = resolve(values.data);
+    const compute = await createLocalCompute({ dataDir, threads });
+    const started = performance.now();
+    let bar: Progress | undefined;
+    try {
+      const summary = await precomputeCity(compute, dataDir, city, {
+        start(total, done) {
+          bar = createProgress(`precompute ${city.dataset}`, total);
+          if (done > 0) bar.tick(done);
+        },
+        row: () => bar?.tick(),
+      });
+      bar?.done();
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `Precomputed ${summary.cells} cells (${summary.rowsComputed} chunk rows, ${summary.rowsResumed} resumed) in ${seconds} s ` +
+          `-> ${summary.dir}\nReferences: ${JSON.stringify(summary.references)}`,
+      );
+      return 0;
+    } finally {
+      await compute.close();
+    }
+  },
+};

@@ -1,0 +1,85 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveCoverage } from '../../cities/coverage.js';
+import { STAT_METRICS, type StatMetric } from '../../cities/city-types.js';
+import { NATIONWIDE } from '../../cities/catalog.js';
+import { createLocalCompute } from '../../compute/local-compute.js';
+import { OutsideCoverageError, ProductUnavailableError, ValidationError } from '../../errors.js';
+import { roundCoord } from '../../geo/round.js';
+import { statsEnvelope } from '../../services/stats-envelope.js';
+import { toCachedStats } from '../../services/stats-cache.js';
+import type { Command } from '../command.js';
+import { parseCount } from './data-generate.js';
+
+const USAGE = `Usage: svc stats --data DIR --lat LAT --lon LON [--radius M] [--metrics air,wind,thermal] [--threads N]
+
+Computes the annual statistics of one location exactly as GET /v1/historical/stats does (same sampling, kernels and
+envelope) and prints the envelope JSON. Inside a city's zone the city dataset answers, elsewhere in Belgium
+belgium_lowres (which ignores --radius).`;
+
+/** Parses a finite number option, or throws a ValidationError naming it. */
+function parseNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new ValidationError(`--${name} must be a number, got '${value}'.`);
+  return n;
+}
+
+/** Parses `--metrics`: a comma-separated subset of air, wind, thermal. */
+function parseMetrics(value: string | undefined): StatMetric[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',');
+  for (const m of names) {
+    if (!(STAT_METRICS as readonly string[]).includes(m)) {
+      throw new ValidationError(`--metrics takes a comma-separated subset of air, wind, thermal; got '${m}'.`);
+    }
+  }
+  return STAT_METRICS.filter((m) => names.includes(m));
+}
+
+/** `svc stats`. */
+export const statsCommand: Command = {
+  path: ['stats'],
+  summary: 'Print the annual statistics envelope of one location',
+  usage: USAGE,
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        data: { type: 'string' }, lat: { type: 'string' }, lon: { type: 'string' }, radius: { type: 'string' },
+        metrics: { type: 'string' }, threads: { type: 'string' },
+      },
+    });
+    if (!values.data) throw new ValidationError('--data DIR is required.');
+    const lat = parseNumber('lat', values.lat);
+    const lon = parseNumber('lon', values.lon);
+    if (lat === undefined || lon === undefined) throw new ValidationError('--lat and --lon are required.');
+    if (lat < -90 || lat > 90 || lon < -180 || lon > 180) throw new ValidationError('--lat/--lon are out of range.');
+    const radius = parseNumber('radius', values.radius);
+    if (radius !== undefined && !(radius >= 5 && radius <= 50)) throw new ValidationError('--radius must be 5 to 50 metres.');
+    const requested = parseMetrics(values.metrics);
+    const threads = values.threads === undefined ? 1 : parseCount('threads', values.threads, 1, 1);
+    const [rlat, rlon] = [roundCoord(lat), roundCoord(lon)];
+    const coverage = resolveCoverage(rlat, rlon);
+    if (coverage.kind === 'outside') throw new OutsideCoverageError(`(${rlat}, ${rlon}) is outside every covered area.`);
+    const dataset = coverage.kind === 'city' ? coverage.dataset : NATIONWIDE.dataset;
+    const nationwide = coverage.kind === 'nationwide';
+    const compute = await createLocalCompute({ dataDir: resolve(values.data), threads });
+    try {
+      const result = await compute.computeStats({
+        dataset, lat: rlat, lon: rlon, ...(radius !== undefined && !nationwide ? { radius_m: radius } : {}),
+      });
+      const cached = toCachedStats(result);
+      const available = STAT_METRICS.filter((m) => cached.blocks[m] !== undefined);
+      const missing = (requested ?? []).filter((m) => !available.includes(m));
+      if (missing.length > 0) throw new ProductUnavailableError(`Dataset ${dataset} does not model ${missing.join(', ')}.`);
+      const metrics = requested ?? available;
+      const city = coverage.kind === 'city' ? coverage.city : undefined;
+      console.log(JSON.stringify(JSON.parse(statsEnvelope({ city, address: null, lat: rlat, lon: rlon, stats: cached, metrics })), null, 2));
+      return 0;
+    } finally {
+      await compute.close();
+    }
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * Datasets as a compute thread sees them: the reader, the outdoor mask, the local calendar and the city references
+ * written by `svc precompute`, opened once per thread and kept. The dataset id is checked before any path is built.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NATIONWIDE } from '../cities/catalog.js';
+import { DatasetError, ValidationError } from '../errors.js';
+import type { StatisticsOptions } from '../stats/statistics.js';
+import { buildCalendar, type Calendar } from '../stats/calendar.js';
+import type { DatasetReader } from '../store/dataset-types.js';
+import { openDataset } from '../store/zarr-reader.js';
+
+/** Dataset ids are lowercase words; anything else never reaches the filesystem. */
+const DATASET_ID = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** City references computed by the whole-city precompute (absent until it ran). */
+export interface CityReferences {
+  /** Mean summer-night UTCI over every outdoor cell of the coverage area, °C. */
+  readonly summer_night_mean_utci_c?: number;
+  /** Mean good-air share over the documented reference locations. */
+  readonly air_benchmark?: { readonly good_pct: number; readonly locations: number };
+}
+
+/** A dataset opened for computing. */
+export interface ComputeDataset {
+  readonly id: string;
+  readonly reader: DatasetReader;
+  readonly outdoor: Uint8Array;
+  readonly calendar: Calendar;
+  /** Nationwide datasets always sample the containing cell. */
+  readonly nationwide: boolean;
+  readonly references: CityReferences;
+  /** Content version plus the references' version: what cached results depend on. */
+  readonly version: string;
+}
+
+/** Directory of a dataset's precomputed statistics grids and references. */
+export function precomputedDir(dataDir: string, dataset: string): string {
+  return join(dataDir, `${dataset}.precomputed`);
+}
+
+/** Reads the references stored with the precomputed grids, or none. */
+export async function readReferences(dataDir: string, dataset: string): Promise<CityReferences> {
+  try {
+    const attrs = JSON.parse(await readFile(join(precomputedDir(dataDir, dataset), '.zattrs'), 'utf8'));
+    return (attrs?.references ?? {}) as CityReferences;
+  } catch {
+    return {};
+  }
+}
+
+/** The statistics options (city references) of a dataset. */
+export function referenceOptions(ds: ComputeDataset): StatisticsOptions {
+  const r = ds.references;
+  return {
+    ...(r.air_benchmark ? { airBenchmark: r.air_benchmark } : {}),
+    ...(r.summer_night_mean_utci_c !== undefined ? { citySummerNightMeanUtciC: r.summer_night_mean_utci_c } : {}),
+  };
+}
+
+async function open(dataDir: string, id: string): Promise<ComputeDataset> {
+  // Synchronous whole-file reads: a compute thread has nothing else to do while it waits (docs/benchmarks.md).
+  const reader = await openDataset(join(dataDir, id), { syncReads: true });
+  if (reader.attrs.dataset !== id) {
+    throw new DatasetError(`Directory ${id} holds dataset '${reader.attrs.dataset}', not '${id}'.`);
+  }
+  const outdoor = await reader.readStatic('outdoor');
+  const calendar = buildCalendar(reader.attrs.reference_year, reader.hours, reader.attrs.timezone);
+  const references = await readReferences(dataDir, id);
+  const refVersion = Object.keys(references).length > 0
+    ? `+r${createHash('sha256').update(JSON.stringify(references)).digest('hex').slice(0, 8)}`
+    : '';
+  return {
+    id, reader, outdoor, calendar, references, nationwide: id === NATIONWIDE.dataset,
+    version: `${reader.attrs.content_version}${refVersion}`,
+  };
+}
+
+const cache = new Map<string, Promise<ComputeDataset>>();
+
+/** The dataset `id` under `dataDir`, opened once per thread; a failed open is not cached. */
+export function computeDataset(dataDir: string, id: string): Promise<ComputeDataset> {
+  if (!DATASET_ID.test(id)) return Promise.reject(new ValidationError(`Invalid dataset id '${id}'.`));
+  const key = `${dataDir}\u0000${id}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = open(dataDir, id);
+    entry.catch(() => cache.delete(key));
+    cache.set(key, entry);
+  }
+  return entry;
+}
+
+/** Forgets every opened dataset (after a dataset or its references changed on disk). */
+export function forgetDatasets(): void {
+  cache.clear();
+}

@@ -1,0 +1,160 @@
+/**
+ * Maps the kernel's f64 results area (NaN = null) to the air, wind and thermal block objects. The kernel computes every
+ * number unrounded with the reference's own operations; here they are rounded with the reference's `roundHalfUp` and
+ * the few choices that the definitions make on published (rounded) values are taken after rounding, exactly as in
+ * src/stats/air.ts, wind.ts and thermal.ts: score and limiting pollutants, best and worst month, limiting seasons.
+ */
+import { DatasetError } from '../errors.js';
+import type { AirBenchmarkRef } from '../stats/air.js';
+import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel, type Pollutant } from '../stats/belaqi.js';
+import {
+  monthlyValues, WIND_CLASS_LABELS, type AirBlock, type PerPollutant, type PerSeason, type ThermalBlock,
+  type WindBlock, type WindClassLabel,
+} from '../stats/blocks.js';
+import { SEASONS, type Season } from '../stats/calendar.js';
+import { firstMaxIndex, firstMinIndex, roundHalfUp, roundOrNull } from '../stats/numeric.js';
+import { scoreLabel, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
+import { OUTDOOR_SEASONS } from '../stats/thermal.js';
+import { R, RA, RT, RW } from './kernel-layout.js';
+
+/** A result slot as a nullable number. */
+const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
+/** `count` consecutive result slots from `at`. */
+const slots = (r: Float64Array, at: number, count: number): number[] => Array.from(r.subarray(at, at + count));
+/** A per-pollutant object in `POLLUTANTS` order. */
+const perPollutant = <T>(value: (i: number) => T): PerPollutant<T> =>
+  ({ no2: value(0), pm25: value(1), pm10: value(2) }) satisfies Record<Pollutant, T>;
+
+/** The air block from the results, or `undefined` when no hour is graded. */
+export function airBlockFromResults(r: Float64Array, benchmark?: AirBenchmarkRef): AirBlock | undefined {
+  const a = R.AIR;
+  if (r[a + RA.PRESENT] !== 1) return undefined;
+  const subscores = slots(r, a + RA.SUBSCORE, 3).map((v) => roundOrNull(nul(v), 1));
+  const scoreIndex = firstMinIndex(subscores);
+  if (scoreIndex < 0) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
+  const score = subscores[scoreIndex] as number;
+  const limiting = POLLUTANTS.filter((_, i) => subscores[i] === score);
+  const pct = (v: number): number => roundHalfUp(v, 1);
+  const monthly = slots(r, a + RA.MONTH_GOOD, 12).map(nul);
+  const published = monthly.map((v) => roundOrNull(v, 1));
+  const distribution = {} as Record<BelaqiLabel, number>;
+  BELAQI_LABELS.forEach((label, k) => (distribution[label] = pct(r[a + RA.DIST + k])));
+  const goodPct = r[a + RA.GOOD_PCT];
+  const g = a + RA.GROUPED;
+  return {
+    rating: roundHalfUp(r[a + RA.RATING], 1),
+    score,
+    label: scoreLabel(score),
+    hours_graded: r[a + RA.GRADED],
+    annual_mean_ugm3: perPollutant((i) => roundOrNull(nul(r[a + RA.MEAN + i]), 1)),
+    pollutant_scores: perPollutant((i) => subscores[i]),
+    limiting_pollutants: limiting,
+    limiting_pollutant: limiting[0],
+    distribution_pct: distribution,
+    grouped_pct: { g12: pct(r[g]), g34: pct(r[g + 1]), g56: pct(r[g + 2]), g710: pct(r[g + 3]) },
+    good_pct: pct(goodPct),
+    day_good_pct: roundOrNull(nul(r[a + RA.DAY_GOOD]), 1),
+    night_good_pct: roundOrNull(nul(r[a + RA.NIGHT_GOOD]), 1),
+    monthly_good_pct: monthlyValues(monthly, 1),
+    best_month: firstMaxIndex(published) + 1,
+    worst_month: firstMinIndex(published) + 1,
+    dominant_pollutant: POLLUTANTS[r[a + RA.DOMINANT]],
+    pollutant_share_pct: perPollutant((i) => pct(r[a + RA.SHARE + i])),
+    ...(benchmark === undefined ? {} : { benchmark: benchmarkBlock(goodPct, benchmark) }),
+  };
+}
+
+/** The benchmark object, validated as the reference does (air.ts `benchmarkBlock`). */
+function benchmarkBlock(goodPct: number, ref: AirBenchmarkRef): AirBlock['benchmark'] {
+  if (!Number.isFinite(ref.good_pct) || ref.good_pct < 0 || ref.good_pct > 100) {
+    throw new DatasetError(`Air benchmark share must be a percentage, got ${ref.good_pct}.`);
+  }
+  if (!Number.isInteger(ref.locations) || ref.locations < 1) {
+    throw new DatasetError(`Air benchmark needs at least one reference location, got ${ref.locations}.`);
+  }
+  return {
+    city_good_pct: roundHalfUp(ref.good_pct, 1),
+    difference_pct: roundHalfUp(goodPct - ref.good_pct, 1),
+    locations: ref.locations,
+  };
+}
+
+/** The wind block from the results, or `undefined` when no hour has a mean Ucomfort. */
+export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
+  const w = R.WIND;
+  if (r[w + RW.PRESENT] !== 1) return undefined;
+  const score = r[w + RW.SCORE];
+  const pct = (v: number): number => roundHalfUp(v, 1);
+  const distribution = {} as Record<WindClassLabel, number>;
+  WIND_CLASS_LABELS.forEach((label, k) => (distribution[label] = pct(r[w + RW.DIST + k])));
+  const exceedance = {} as Record<WindExceedanceKey, number>;
+  WIND_EXCEEDANCE_KEYS.forEach((key, k) => (exceedance[key] = pct(r[w + RW.EXCEED + k])));
+  return {
+    rating: roundHalfUp(r[w + RW.RATING], 1),
+    score: roundHalfUp(score, 1),
+    label: scoreLabel(score),
+    distribution_pct: distribution,
+    calm_pct: pct(r[w + RW.DIST]),
+    eff_mean_ms: roundHalfUp(r[w + RW.EFF_MEAN], 2),
+    worst_moment_ms: roundHalfUp(r[w + RW.WORST], 2),
+    worst_moment_hours: r[w + RW.WORST_HOURS],
+    exceedance_pct: exceedance,
+    mean_ucomfort_ms: roundHalfUp(r[w + RW.MEAN], 2),
+    p95_ucomfort_ms: roundHalfUp(r[w + RW.P95], 2),
+    max_gust_ms: roundOrNull(nul(r[w + RW.MAX_GUST]), 2),
+    monthly_mean_ucomfort_ms: monthlyValues(slots(r, w + RW.MONTH_MEAN, 12).map(nul), 2),
+  };
+}
+
+/** A per-season object of rounded percentages. */
+function perSeason(values: readonly (number | null)[]): PerSeason {
+  return { winter: roundOrNull(values[0], 1), spring: roundOrNull(values[1], 1), summer: roundOrNull(values[2], 1),
+    autumn: roundOrNull(values[3], 1) };
+}
+
+/**
+ * The thermal block from the results, or `undefined` when there is no hour with data or no daytime hour in an outdoor
+ * season; `citySummerNightMeanC` adds `summer_night_vs_city_c` as in thermal.ts.
+ */
+export function thermalBlockFromResults(r: Float64Array, citySummerNightMeanC?: number): ThermalBlock | undefined {
+  const t = R.THERMAL;
+  if (r[t + RT.PRESENT] !== 1) return undefined;
+  const comfort = slots(r, t + RT.COMFORT, 4).map(nul);
+  const acceptable = slots(r, t + RT.ACCEPT, 4).map(nul);
+  const outdoor = SEASONS.filter((season, s) => OUTDOOR_SEASONS.includes(season) && comfort[s] !== null);
+  const published = (s: Season): number => roundHalfUp(comfort[SEASONS.indexOf(s)] as number, 1);
+  const weakest = Math.min(...outdoor.map(published));
+  const ratingLimiting = outdoor.filter((s) => published(s) === weakest);
+  const subscores = SEASONS.map((_, s) => (acceptable[s] === null ? null : roundHalfUp(r[t + RT.SUBSCORE + s], 1)));
+  const score = Math.min(...subscores.filter((v): v is number => v !== null));
+  const limiting = SEASONS.filter((_, s) => subscores[s] === score);
+  const nightMean = nul(r[t + RT.NIGHT_MEAN]);
+  let vsCity: number | undefined;
+  if (citySummerNightMeanC !== undefined && nightMean !== null) {
+    if (!Number.isFinite(citySummerNightMeanC)) {
+      throw new DatasetError(`City summer night reference must be finite, got ${citySummerNightMeanC}.`);
+    }
+    vsCity = nightMean - citySummerNightMeanC;
+  }
+  return {
+    rating: roundHalfUp(r[t + RT.RATING], 1),
+    score,
+    label: scoreLabel(score),
+    seasonal_comfort_pct: perSeason(comfort),
+    rating_limiting_seasons: ratingLimiting,
+    rating_limiting_season: ratingLimiting[0],
+    seasonal_acceptable_pct: perSeason(acceptable),
+    limiting_seasons: limiting,
+    limiting_season: limiting[0],
+    summer_day_comfort_pct: roundOrNull(comfort[SEASONS.indexOf('summer')], 1),
+    strong_heat_stress_days: r[t + RT.HEAT_DAYS],
+    tropical_nights: r[t + RT.TROPICAL],
+    summer_night_mean_utci_c: roundOrNull(nightMean, 1),
+    ...(vsCity === undefined ? {} : { summer_night_vs_city_c: roundHalfUp(vsCity, 1) }),
+    comfort_pct: roundHalfUp(r[t + RT.COMFORT_PCT], 1),
+    mean_utci_c: roundHalfUp(r[t + RT.MEAN], 1),
+    min_utci_c: roundHalfUp(r[t + RT.MIN], 1),
+    max_utci_c: roundHalfUp(r[t + RT.MAX], 1),
+    monthly_mean_utci_c: monthlyValues(slots(r, t + RT.MONTH_MEAN, 12).map(nul), 1),
+  };
+}

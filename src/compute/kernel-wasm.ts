@@ -1,0 +1,88 @@
+/**
+ * Loading of the statistics kernel (build/stats.wasm, or build/stats.scalar.wasm built without SIMD): the typed view of
+ * its exports, compiled once and instantiated once per thread and variant. Mirrors the exports of assembly/stats.ts.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatasetError } from '../errors.js';
+import { LAYOUT_SIGNATURE } from './kernel-layout.js';
+
+/** The part of a WebAssembly memory the kernel side uses. */
+export interface KernelMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The WebAssembly JS API as far as this module needs it (lib ES2023 and @types/node 20 do not declare it). */
+declare const WebAssembly: {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<{ readonly exports: Record<string, unknown> }>;
+};
+
+/** The exports of build/stats.wasm; pointers are byte offsets into `memory`. */
+export interface StatsExports {
+  readonly memory: KernelMemory;
+  heap_base(): number;
+  layout_signature(): number;
+  accumulate(
+    hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
+    utci: number, maskU8: number, maskI16: number, work: number, thresholds: number, acc: number,
+  ): void;
+  remap_fill(ptr: number, hours: number, cells: number, maskU8: number, fill: number): number;
+  merge_records(acc: number, src: number, hours: number): void;
+  finalize(
+    metrics: number, hours: number, days: number, acc: number, month: number, season: number, isDay: number,
+    dayIndex: number, nightIndex: number, params: number, scratch: number, results: number,
+  ): void;
+}
+
+/** Which compiled variant: `simd` (build/stats.wasm) or `scalar` (build/stats.scalar.wasm). */
+export type StatsVariant = 'simd' | 'scalar';
+
+/** Bytes per WebAssembly page. */
+export const PAGE_BYTES = 65536;
+/** Largest linear memory of a wasm32 module, bytes. */
+export const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES;
+
+/** Finds `build/<file>` in the nearest ancestor of this module (works from src/ under vitest and from dist/). */
+function findBuildFile(file: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'build', file);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new DatasetError(`Kernel build/${file} not found; run \`npm run build:wasm\`.`);
+    dir = parent;
+  }
+}
+
+const instances = new Map<StatsVariant, Promise<StatsExports>>();
+
+/** Compiles and instantiates a variant; checks that its memory layout matches this build of the JavaScript side. */
+async function instantiate(variant: StatsVariant): Promise<StatsExports> {
+  const file = variant === 'simd' ? 'stats.wasm' : 'stats.scalar.wasm';
+  const module = await WebAssembly.compile(await readFile(findBuildFile(file)));
+  const exports = (await WebAssembly.instantiate(module, {})).exports as unknown as StatsExports;
+  if (exports.layout_signature() !== LAYOUT_SIGNATURE) {
+    throw new DatasetError(`Kernel build/${file} has a different memory layout; rebuild it with \`npm run build:wasm\`.`);
+  }
+  return exports;
+}
+
+/** This thread's instance of a variant, created on first use. */
+export function statsExports(variant: StatsVariant): Promise<StatsExports> {
+  let pending = instances.get(variant);
+  if (pending === undefined) {
+    pending = instantiate(variant);
+    pending.catch(() => instances.delete(variant));
+    instances.set(variant, pending);
+  }
+  return pending;
+}
+
+/** A fresh, unshared instance of a variant (tests and benchmarks that must not disturb the thread's instance). */
+export function freshStatsExports(variant: StatsVariant): Promise<StatsExports> {
+  return instantiate(variant);
+}

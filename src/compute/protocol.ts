@@ -1,0 +1,71 @@
+/**
+ * The one message protocol both sides of the compute-thread boundary import. Tasks and replies are plain data; errors
+ * travel as `SerializedError` and are rebuilt on the caller's side (STYLE: errors cross threads as data). Transferables:
+ * the `records` ArrayBuffers of partial accumulations, listed explicitly where they are posted.
+ */
+import type { SerializedError } from '../errors.js';
+import type { StatsComputation, StatsRequest } from './compute-types.js';
+
+/** Chunks of one dataset and, per chunk, which of its cells are sampled. */
+export interface ChunkSelection {
+  readonly chunkRow: number;
+  readonly chunkCol: number;
+  /** One byte per chunk cell (rows × cols), 1 = sampled. */
+  readonly mask: Uint8Array;
+}
+
+/** Computes a whole statistics request in one thread (sampling, reads, kernel, blocks). */
+export interface StatsTask {
+  readonly kind: 'stats';
+  readonly dataDir: string;
+  readonly request: StatsRequest;
+}
+
+/** Accumulates phase A over some chunks; replies with the raw accumulator records (mergeable by addition). */
+export interface AccumulateTask {
+  readonly kind: 'accumulate';
+  readonly dataDir: string;
+  readonly dataset: string;
+  readonly chunks: readonly ChunkSelection[];
+}
+
+/** Merges partial accumulations and runs phase B; replies with the blocks. */
+export interface FinalizeTask {
+  readonly kind: 'finalize';
+  readonly dataDir: string;
+  readonly dataset: string;
+  readonly records: readonly ArrayBuffer[];
+}
+
+/** Point statistics of every outdoor cell of one chunk row (the whole-city precompute). */
+export interface PrecomputeRowTask {
+  readonly kind: 'precompute-row';
+  readonly dataDir: string;
+  readonly dataset: string;
+  readonly chunkRow: number;
+}
+
+/** Makes the worker fail on purpose; accepted only by pools created with `allowFaultInjection` (tests). */
+export interface FaultTask {
+  readonly kind: 'fault';
+  readonly action: 'exit' | 'throw';
+}
+
+/** Every task a compute thread accepts. */
+export type ComputeTask = StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | FaultTask;
+
+/** Blocks of phase B, as plain JSON objects. */
+export type BlocksValue = StatsComputation['blocks'];
+
+/** Per-cell results of one precomputed chunk row: Float32Array per output grid, row-major within the row band. */
+export interface PrecomputeRowValue {
+  readonly chunkRow: number;
+  /** First grid row of the band and number of rows. */
+  readonly row0: number;
+  readonly rows: number;
+  readonly grids: Readonly<Record<string, Float32Array>>;
+  readonly cellsComputed: number;
+}
+
+/** A worker's reply: a value, or an error as data. */
+export type ComputeReply<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: SerializedError };

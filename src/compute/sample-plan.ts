@@ -1,0 +1,29 @@
+/**
+ * From a request to the chunks a computation reads: projects the location to the dataset's grid, applies the
+ * sampling rules, and groups the sampled cells by chunk with a per-chunk cell mask.
+ */
+import { wgs84ToLambert72 } from '../geo/crs.js';
+import { sampleCells, type Sample } from '../sampling/sampling.js';
+import { groupCellsByChunk } from '../store/cell-gather.js';
+import type { ComputeDataset } from './dataset-cache.js';
+import type { StatsRequest } from './compute-types.js';
+import type { ChunkSelection } from './protocol.js';
+
+/** The sample of a request and the chunk selections that cover it, in chunk order. */
+export interface SamplePlan {
+  readonly sample: Sample;
+  readonly chunks: ChunkSelection[];
+}
+
+/** Plans the reads of `request` in `ds`; sampling errors (e.g. no outdoor cell in the radius) propagate. */
+export function planSample(ds: ComputeDataset, request: StatsRequest): SamplePlan {
+  const [x, y] = wgs84ToLambert72(request.lon, request.lat);
+  const sample = sampleCells(ds.reader.grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
+  const { rows, cols } = ds.reader.chunk;
+  const chunks = groupCellsByChunk(sample.cells, ds.reader.grid, ds.reader.chunk).map((group) => {
+    const mask = new Uint8Array(rows * cols);
+    for (const offset of group.offsets) mask[offset] = 1;
+    return { chunkRow: group.chunkRow, chunkCol: group.chunkCol, mask };
+  });
+  return { sample, chunks };
+}

@@ -1,0 +1,258 @@
+/**
+ * The statistics kernel seen from JavaScript: one WebAssembly instance per thread (build/stats.wasm, or the scalar
+ * build) whose linear memory holds a computation's per-hour accumulators, calendar and chunk buffers. A computation is
+ * `begin` → `addChunk` (or `chunkView` + `addChunkViews`) once per chunk → `finish`, and yields blocks deep-equal to
+ * the reference (src/stats) for the same data. Every length, mask and calendar value is checked here, before any call
+ * into the kernel, so the kernel never touches memory outside the regions it is given. An instance runs one
+ * computation at a time; `begin` discards the previous one.
+ */
+import { DatasetError, ValidationError } from '../errors.js';
+import { POLLUTANTS } from '../stats/belaqi.js';
+import type { StatBlocks } from '../stats/blocks.js';
+import type { Calendar } from '../stats/calendar.js';
+import type { HourlyAggregates } from '../stats/hourly-aggregates.js';
+import type { StatisticsOptions } from '../stats/statistics.js';
+import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
+import { readAggregates } from './kernel-aggregates.js';
+import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
+import { checkKernelCalendar, writeKernelCalendar } from './kernel-calendar.js';
+import { METRIC, R, REC, TH } from './kernel-layout.js';
+import { ensureMemory, planRegions, type KernelRegions } from './kernel-memory.js';
+import { kernelParams } from './kernel-params.js';
+import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
+import { statsExports, type StatsExports, type StatsVariant } from './kernel-wasm.js';
+import { warmUpStatsKernel } from './kernel-warmup.js';
+
+/** Version of the kernel's definitions and numerics; part of every statistics cache key. Bump on any output change. */
+export const KERNEL_VERSION = 'stats-kernel/1';
+
+/** Fields of each metric, with its `finalize` bit. */
+const METRIC_FIELDS: readonly (readonly [number, readonly HourlyField[]])[] = [
+  [METRIC.AIR, POLLUTANTS], [METRIC.WIND, ['ucomfort', 'ugust']], [METRIC.THERMAL, ['utci']],
+];
+
+/** One computation's state on the JavaScript side. */
+interface Computation {
+  readonly hours: number;
+  readonly days: number;
+  readonly fields: readonly HourlyField[];
+  readonly metrics: number;
+  readonly encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>;
+  readonly validity: Readonly<Partial<Record<HourlyField, RawValidity>>>;
+  /** Cells per chunk the chunk regions are laid out for; 0 before the first chunk. */
+  cells: number;
+  regions: KernelRegions;
+  /** Selected cells over every chunk added. */
+  nCells: number;
+}
+
+/** The statistics kernel bound to one WebAssembly instance. */
+export class StatsKernel {
+  /** Which build runs: `simd` or `scalar`. */
+  readonly variant: StatsVariant;
+  readonly #x: StatsExports;
+  readonly #heapBase: number;
+  #c: Computation | undefined;
+  /** The calendar currently in memory and where, so a dataset's calendar is copied once. */
+  #loaded: { calendar: Calendar; at: number } | undefined;
+
+  /** Wraps an instance's exports; prefer `loadStatsKernel`. */
+  constructor(exports: StatsExports, variant: StatsVariant) {
+    this.#x = exports;
+    this.variant = variant;
+    this.#heapBase = exports.heap_base();
+  }
+
+  /** Starts a computation over `hours` hours of `fields` (CF `encodings`), discarding any previous one. */
+  begin(
+    hours: number, fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>,
+    calendar: Calendar,
+  ): void {
+    this.#c = undefined;
+    if (!Number.isInteger(hours) || hours < 0) throw new DatasetError(`Invalid number of hours: ${hours}.`);
+    if (new Set(fields).size !== fields.length || fields.some((f) => !HOURLY_FIELDS.includes(f))) {
+      throw new ValidationError(`Fields must be distinct hourly fields, got ${fields.join(', ')}.`);
+    }
+    if (this.#loaded?.calendar !== calendar || calendar.hours !== hours) checkKernelCalendar(calendar, hours);
+    const thresholds = rawThresholds(fields, encodings);
+    const params = kernelParams(encodings, fields);
+    const metrics = METRIC_FIELDS.reduce((bits, [bit, fs]) => (fs.some((f) => fields.includes(f)) ? bits | bit : bits), 0);
+    const regions = planRegions(this.#heapBase, { hours, days: calendar.days, cells: 0, buffered: [], needsFillBlock: false });
+    ensureMemory(this.#x.memory, regions.end);
+    const buffer = this.#x.memory.buffer;
+    new Float64Array(buffer, regions.params, params.length).set(params);
+    const table = new Int16Array(buffer, regions.thresholds, (thresholds.table.length * TH.ENTRY_BYTES) / 2);
+    thresholds.table.forEach((t, i) => table.fill(t, (i * TH.ENTRY_BYTES) / 2, ((i + 1) * TH.ENTRY_BYTES) / 2));
+    new Uint8Array(buffer, regions.acc, hours * REC.BYTES).fill(0);
+    if (this.#loaded?.calendar !== calendar || this.#loaded.at !== regions.month) {
+      writeKernelCalendar(buffer, regions, calendar);
+      this.#loaded = { calendar, at: regions.month };
+    }
+    this.#c = {
+      hours, days: calendar.days, fields: [...fields], metrics, encodings, validity: thresholds.validity,
+      cells: 0, regions, nCells: 0,
+    };
+  }
+
+  /**
+   * A view of linear memory where the caller writes `field`'s next chunk (hours × cells int16, hour-major), e.g. by
+   * decompressing straight into it. Views of one chunk stay valid until a call with another `cells` or a new `begin`.
+   */
+  chunkView(field: HourlyField, cells: number): Int16Array {
+    const c = this.#computation();
+    if (!c.fields.includes(field)) throw new ValidationError(`Field ${field} is not part of this computation.`);
+    if (!Number.isInteger(cells) || cells < 1) throw new ValidationError(`A chunk needs at least one cell, got ${cells}.`);
+    this.#shape(c, cells);
+    return new Int16Array(this.#x.memory.buffer, c.regions.chunks[field], c.hours * cells);
+  }
+
+  /** Accumulates the chunk the caller wrote into every field's `chunkView`; `cellMask` marks the selected cells. */
+  addChunkViews(cellMask: Uint8Array): void {
+    const c = this.#computation();
+    const cells = checkMask(cellMask);
+    if (c.cells !== cells) {
+      throw new ValidationError(`The chunk views hold ${c.cells} cells but the mask has ${cells}.`);
+    }
+    this.#accumulate(c, cellMask);
+  }
+
+  /** Copies one chunk (every field of the computation, hours × mask length int16 each) into memory and accumulates it. */
+  addChunk(chunks: Readonly<Partial<Record<HourlyField, Int16Array>>>, cellMask: Uint8Array): void {
+    const c = this.#computation();
+    const cells = checkMask(cellMask);
+    for (const name of Object.keys(chunks)) {
+      if (!c.fields.includes(name as HourlyField)) throw new ValidationError(`Chunk field ${name} is not part of this computation.`);
+    }
+    for (const field of c.fields) {
+      const data = chunks[field];
+      if (!(data instanceof Int16Array)) throw new ValidationError(`The chunk lacks field ${field}.`);
+      if (data.length !== c.hours * cells) {
+        throw new DatasetError(`Chunk of ${field} holds ${data.length} values, expected ${c.hours} hours × ${cells} cells.`);
+      }
+    }
+    this.#shape(c, cells);
+    const buffer = this.#x.memory.buffer;
+    for (const field of c.fields) new Int16Array(buffer, c.regions.chunks[field], c.hours * cells).set(chunks[field]!);
+    this.#accumulate(c, cellMask);
+  }
+
+  /** The phase-A result in the reference's interface (src/stats/hourly-aggregates.ts), read from the accumulators. */
+  aggregates(): HourlyAggregates {
+    const c = this.#computation();
+    return readAggregates(this.#x.memory.buffer, c.regions.acc, c);
+  }
+
+  /** A copy of the raw per-hour accumulator records (layout `REC` of kernel-layout.ts), for diagnostics. */
+  records(): Uint32Array {
+    const c = this.#computation();
+    return new Uint32Array(this.#x.memory.buffer, c.regions.acc, (c.hours * REC.BYTES) / 4).slice();
+  }
+
+  /**
+   * Adds accumulator records from another accumulation of the same computation (another thread's `records()` over
+   * other chunks of the same dataset and fields) into this one; the sums are exact, so merging in any order equals
+   * accumulating every chunk here. Invalidates earlier chunk views.
+   */
+  mergeRecords(records: Uint32Array): void {
+    const c = this.#computation();
+    const bytes = c.hours * REC.BYTES;
+    if (!(records instanceof Uint32Array) || records.byteLength !== bytes) {
+      throw new ValidationError(`Accumulator records must be ${bytes} bytes (${c.hours} hours), got ${records?.byteLength}.`);
+    }
+    const src = (c.regions.end + 15) & ~15;
+    ensureMemory(this.#x.memory, src + bytes);
+    new Uint32Array(this.#x.memory.buffer, src, records.length).set(records);
+    this.#x.merge_records(c.regions.acc, src, c.hours);
+  }
+
+  /** Ends the running computation; chunks are refused until the next `begin`. */
+  discard(): void {
+    this.#c = undefined;
+  }
+
+  /** Phase B: the air, wind and thermal blocks of the accumulated chunks (a metric without data has no block). */
+  finish(options: StatisticsOptions = {}): StatBlocks {
+    const c = this.#computation();
+    const g = c.regions;
+    this.#x.finalize(
+      c.metrics, c.hours, c.days, g.acc, g.month, g.season, g.isDay, g.dayIndex, g.nightIndex, g.params, g.scratch,
+      g.results,
+    );
+    const r = new Float64Array(this.#x.memory.buffer, g.results, R.COUNT).slice();
+    const air = c.metrics & METRIC.AIR ? airBlockFromResults(r, options.airBenchmark) : undefined;
+    const wind = c.metrics & METRIC.WIND ? windBlockFromResults(r) : undefined;
+    const thermal = c.metrics & METRIC.THERMAL ? thermalBlockFromResults(r, options.citySummerNightMeanUtciC) : undefined;
+    return { ...(air ? { air } : {}), ...(wind ? { wind } : {}), ...(thermal ? { thermal } : {}) };
+  }
+
+  /** The running computation; `ValidationError` before `begin`. */
+  #computation(): Computation {
+    if (this.#c === undefined) throw new ValidationError('No computation: call begin() first.');
+    return this.#c;
+  }
+
+  /** Lays the chunk regions out for `cells` cells (accumulators and calendar do not move). */
+  #shape(c: Computation, cells: number): void {
+    if (c.cells === cells) return;
+    const present = METRIC_FIELDS.filter(([bit]) => c.metrics & bit);
+    const needsFillBlock = present.some(([, fs]) => fs.some((f) => !c.fields.includes(f)));
+    c.regions = planRegions(this.#heapBase, { hours: c.hours, days: c.days, cells, buffered: c.fields, needsFillBlock });
+    ensureMemory(this.#x.memory, c.regions.end);
+    if (needsFillBlock) new Int16Array(this.#x.memory.buffer, c.regions.fillBlock, c.hours * cells).fill(-32768);
+    c.cells = cells;
+  }
+
+  /** Copies the mask, remaps fill values where needed and runs phase A over the chunk in memory. */
+  #accumulate(c: Computation, cellMask: Uint8Array): void {
+    const { hours, cells, regions: g } = c;
+    new Uint8Array(this.#x.memory.buffer, g.maskU8, cells).set(cellMask);
+    for (const field of c.fields) {
+      const rule = c.validity[field];
+      if (!rule?.remapFill) continue;
+      const clashes = this.#x.remap_fill(g.chunks[field], hours, cells, g.maskU8, c.encodings[field]!._FillValue);
+      if (rule.rejectMinimum && clashes > 0) {
+        throw new DatasetError(`Field ${field}: raw −32768 is a valid value here and cannot be told from the fill value.`);
+      }
+    }
+    const ptr = (field: HourlyField, bit: number): number =>
+      c.fields.includes(field) ? g.chunks[field] : c.metrics & bit ? g.fillBlock : 0;
+    this.#x.accumulate(
+      hours, cells, ptr('no2', METRIC.AIR), ptr('pm25', METRIC.AIR), ptr('pm10', METRIC.AIR),
+      ptr('ucomfort', METRIC.WIND), ptr('ugust', METRIC.WIND), ptr('utci', METRIC.THERMAL),
+      g.maskU8, g.maskI16, g.work, g.thresholds, g.acc,
+    );
+    for (let i = 0; i < cells; i++) c.nCells += cellMask[i] !== 0 ? 1 : 0;
+  }
+}
+
+/** Checks a cell mask and returns its cell count. */
+function checkMask(cellMask: Uint8Array): number {
+  if (!(cellMask instanceof Uint8Array) || cellMask.length < 1) {
+    throw new ValidationError('The cell mask must be a Uint8Array with one entry per chunk cell.');
+  }
+  return cellMask.length;
+}
+
+/** Options of `loadStatsKernel`. */
+export interface StatsKernelOptions {
+  /** Use the SIMD build (default) or the scalar build. */
+  readonly simd?: boolean;
+}
+
+const kernels = new Map<StatsVariant, Promise<StatsKernel>>();
+
+/** This thread's statistics kernel of the chosen build, instantiated on first use and reused afterwards. */
+export function loadStatsKernel(options: StatsKernelOptions = {}): Promise<StatsKernel> {
+  const variant: StatsVariant = options.simd === false ? 'scalar' : 'simd';
+  let kernel = kernels.get(variant);
+  if (kernel === undefined) {
+    kernel = statsExports(variant).then((x) => {
+      const instance = new StatsKernel(x, variant);
+      warmUpStatsKernel(instance);
+      return instance;
+    });
+    kernel.catch(() => kernels.delete(variant));
+    kernels.set(variant, kernel);
+  }
+  return kernel;
+}

@@ -1,0 +1,80 @@
+/**
+ * What a compute thread does with each task (workers/compute-worker.ts is the Piscina entry). Every failure is
+ * returned as data (`ComputeReply`), never thrown across the thread boundary.
+ */
+import { errorToData, ValidationError } from '../errors.js';
+import type { StatsComputation } from './compute-types.js';
+import { computeDataset, referenceOptions } from './dataset-cache.js';
+import { accumulateSelections } from './kernel-run.js';
+import { precomputeRow } from './precompute-row.js';
+import type { BlocksValue, ComputeReply, ComputeTask } from './protocol.js';
+import { planSample } from './sample-plan.js';
+import { loadStatsKernel } from './stats-kernel.js';
+
+/** Whether this thread accepts fault-injection tasks (set from the pool's workerData). */
+let faultsAllowed = false;
+
+/** Enables fault-injection tasks in this thread (tests only). */
+export function allowFaults(allowed: boolean): void {
+  faultsAllowed = allowed;
+}
+
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+async function run(task: ComputeTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'stats': {
+      const ds = await computeDataset(task.dataDir, task.request.dataset);
+      const { sample, chunks } = planSample(ds, task.request);
+      const kernel = await loadStatsKernel();
+      await accumulateSelections(ds, kernel, chunks);
+      const blocks: BlocksValue = kernel.finish(referenceOptions(ds));
+      const result: StatsComputation = {
+        dataset: ds.id,
+        reference_year: ds.reader.attrs.reference_year,
+        content_version: ds.version,
+        sampling: sample.sampling,
+        ...(sample.distance_m !== undefined ? { distance_m: sample.distance_m } : {}),
+        ...(sample.radius_m !== undefined ? { radius_m: sample.radius_m } : {}),
+        n_cells: sample.cells.length,
+        hours: ds.reader.hours,
+        generated_utc: isoSeconds(new Date()),
+        blocks,
+      };
+      return result;
+    }
+    case 'accumulate': {
+      const ds = await computeDataset(task.dataDir, task.dataset);
+      const kernel = await loadStatsKernel();
+      await accumulateSelections(ds, kernel, task.chunks);
+      return kernel.records().buffer;
+    }
+    case 'finalize': {
+      const ds = await computeDataset(task.dataDir, task.dataset);
+      const kernel = await loadStatsKernel();
+      await accumulateSelections(ds, kernel, []);
+      for (const records of task.records) kernel.mergeRecords(new Uint32Array(records));
+      return kernel.finish(referenceOptions(ds));
+    }
+    case 'precompute-row': {
+      const ds = await computeDataset(task.dataDir, task.dataset);
+      return precomputeRow(ds, await loadStatsKernel(), task.chunkRow);
+    }
+    case 'fault': {
+      if (!faultsAllowed) throw new ValidationError('Fault injection is not enabled in this pool.');
+      if (task.action === 'exit') process.exit(70);
+      throw new Error('Injected fault.');
+    }
+  }
+}
+
+/** Runs one task and wraps its outcome; the entry point of every compute thread. */
+export async function handleComputeTask(task: ComputeTask): Promise<ComputeReply<unknown>> {
+  try {
+    return { ok: true, value: await run(task) };
+  } catch (err) {
+    return { ok: false, error: errorToData(err) };
+  }
+}

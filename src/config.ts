@@ -1,0 +1,195 @@
+/**
+ * Service configuration: read once from the environment (`SVC_*` variables), validated, defaults filled, frozen.
+ * Nothing else in the code base reads `process.env`; everything receives a `Config` (or the part it needs).
+ * The variables are documented in docs/operations.md.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ValidationError } from './errors.js';
+
+/** Which geocoder answers `/geocode` and address look-ups: the embedded gazetteer or an HTTP service. */
+export type GeocoderConfig =
+  | { readonly kind: 'embedded' }
+  | { readonly kind: 'http'; readonly url: string; readonly timeoutMs: number };
+
+/** Default per-key limits; a key's own value, when set by the operator, wins. */
+export interface DefaultLimits {
+  /** Requests per minute for secret (`svc_sk_`) keys. */
+  readonly secretPerMin: number;
+  /** Requests per minute for publishable (`svc_pk_`) keys. */
+  readonly publishablePerMin: number;
+  /** Reports per UTC day for any key. */
+  readonly reportsPerDay: number;
+}
+
+/** The whole, validated configuration of one service process. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Directory holding the Zarr datasets. */
+  readonly dataDir: string;
+  /** SQLite file for keys, caches and jobs (`:memory:` allowed, for tests). */
+  readonly dbFile: string;
+  /** Published documentation root, no trailing slash; problem `type` = `{docsUrl}/errors#<code>`. */
+  readonly docsUrl: string;
+  /** Version string reported by `/health` (package.json `version`). */
+  readonly version: string;
+  /** How long a request waits for the compute back end before answering 504 (the work goes on). */
+  readonly upstreamTimeoutMs: number;
+  readonly limits: DefaultLimits;
+  readonly geocoder: GeocoderConfig;
+  /** Base URL of the model service for live and forecast data; undefined until one is configured. */
+  readonly modelServiceUrl: string | undefined;
+  /** Deadline of one model-service call, retries included; past it /realtime and /forecast answer 504. */
+  readonly modelServiceTimeoutMs: number;
+  /** Compute worker threads. */
+  readonly computeThreads: number;
+  /** Largest accepted request body, bytes; larger bodies answer 413. */
+  readonly bodyLimitBytes: number;
+  /** Pino log level (`fatal` … `trace`, or `silent`). */
+  readonly logLevel: string;
+}
+
+/** Environment variable names, one per setting (documented in docs/operations.md). */
+export const ENV_VARS = {
+  port: 'SVC_PORT',
+  host: 'SVC_HOST',
+  dataDir: 'SVC_DATA_DIR',
+  dbFile: 'SVC_DB',
+  docsUrl: 'SVC_DOCS_URL',
+  upstreamTimeoutMs: 'SVC_UPSTREAM_TIMEOUT_MS',
+  secretPerMin: 'SVC_RATE_SK_PER_MIN',
+  publishablePerMin: 'SVC_RATE_PK_PER_MIN',
+  reportsPerDay: 'SVC_REPORTS_PER_DAY',
+  geocoder: 'SVC_GEOCODER',
+  geocoderTimeoutMs: 'SVC_GEOCODER_TIMEOUT_MS',
+  modelServiceUrl: 'SVC_MODEL_SERVICE_URL',
+  modelServiceTimeoutMs: 'SVC_MODEL_SERVICE_TIMEOUT_MS',
+  computeThreads: 'SVC_COMPUTE_THREADS',
+  bodyLimitBytes: 'SVC_BODY_LIMIT_BYTES',
+  logLevel: 'SVC_LOG_LEVEL',
+} as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Settings a caller may override after the environment is read (CLI flags, tests); validated like the rest. */
+export type ConfigOverrides = Partial<Omit<Config, 'limits' | 'geocoder'>> & {
+  readonly limits?: Partial<DefaultLimits>;
+  readonly geocoder?: GeocoderConfig;
+};
+
+function fail(name: string, rule: string, value: unknown): never {
+  throw new ValidationError(`Invalid configuration: ${name} ${rule} (got ${JSON.stringify(value)}).`);
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) fail(name, 'must be an integer', raw);
+  return Number(raw.trim());
+}
+
+function checkInt(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) fail(name, `must be an integer from ${min} to ${max}`, value);
+  return value;
+}
+
+function checkHttpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(name, 'must be an absolute http(s) URL', value);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(name, 'must be an absolute http(s) URL', value);
+  if (url.search !== '' || url.hash !== '') fail(name, 'must not carry a query or fragment', value);
+  return value.replace(/\/+$/, '');
+}
+
+/** The `version` of the nearest package.json above this module (works from src/ and from dist/src/). */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as { version?: unknown };
+      if (typeof pkg.version === 'string') return pkg.version;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return '0.0.0';
+    dir = parent;
+  }
+}
+
+function geocoderFrom(env: NodeJS.ProcessEnv): GeocoderConfig {
+  const raw = (env[ENV_VARS.geocoder] ?? 'embedded').trim();
+  if (raw === '' || raw === 'embedded') return { kind: 'embedded' };
+  const url = checkHttpUrl(ENV_VARS.geocoder, raw);
+  return { kind: 'http', url, timeoutMs: intFrom(env, ENV_VARS.geocoderTimeoutMs, 5_000) };
+}
+
+function validate(config: Config): Config {
+  checkInt(ENV_VARS.port, config.port, 0, 65_535);
+  if (config.host.trim() === '') fail(ENV_VARS.host, 'must not be empty', config.host);
+  if (config.dataDir.trim() === '') fail(ENV_VARS.dataDir, 'must not be empty', config.dataDir);
+  if (config.dbFile.trim() === '') fail(ENV_VARS.dbFile, 'must not be empty', config.dbFile);
+  checkHttpUrl(ENV_VARS.docsUrl, config.docsUrl);
+  checkInt(ENV_VARS.upstreamTimeoutMs, config.upstreamTimeoutMs, 1, 3_600_000);
+  checkInt(ENV_VARS.secretPerMin, config.limits.secretPerMin, 1, 1_000_000);
+  checkInt(ENV_VARS.publishablePerMin, config.limits.publishablePerMin, 1, 1_000_000);
+  checkInt(ENV_VARS.reportsPerDay, config.limits.reportsPerDay, 0, 1_000_000);
+  if (config.geocoder.kind === 'http') {
+    checkHttpUrl(ENV_VARS.geocoder, config.geocoder.url);
+    checkInt(ENV_VARS.geocoderTimeoutMs, config.geocoder.timeoutMs, 1, 600_000);
+  }
+  if (config.modelServiceUrl !== undefined) checkHttpUrl(ENV_VARS.modelServiceUrl, config.modelServiceUrl);
+  checkInt(ENV_VARS.modelServiceTimeoutMs, config.modelServiceTimeoutMs, 1, 600_000);
+  checkInt(ENV_VARS.computeThreads, config.computeThreads, 1, 256);
+  checkInt(ENV_VARS.bodyLimitBytes, config.bodyLimitBytes, 1_024, 100 * 1024 * 1024);
+  if (!LOG_LEVELS.includes(config.logLevel)) fail(ENV_VARS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`, config.logLevel);
+  return config;
+}
+
+/** Reads, validates and freezes the configuration; throws a ValidationError naming the offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? (env[ENV_VARS.dataDir]?.trim() || 'data/demo'));
+  const modelUrl = env[ENV_VARS.modelServiceUrl]?.trim();
+  const fromEnv: Config = {
+    port: intFrom(env, ENV_VARS.port, 8080),
+    host: env[ENV_VARS.host]?.trim() || '127.0.0.1',
+    dataDir,
+    dbFile: env[ENV_VARS.dbFile]?.trim() || join(dataDir, 'svc.sqlite'),
+    docsUrl: (env[ENV_VARS.docsUrl]?.trim() || 'https://svc.example/docs').replace(/\/+$/, ''),
+    version: packageVersion(),
+    upstreamTimeoutMs: intFrom(env, ENV_VARS.upstreamTimeoutMs, 30_000),
+    limits: {
+      secretPerMin: intFrom(env, ENV_VARS.secretPerMin, 600),
+      publishablePerMin: intFrom(env, ENV_VARS.publishablePerMin, 120),
+      reportsPerDay: intFrom(env, ENV_VARS.reportsPerDay, 50),
+    },
+    geocoder: geocoderFrom(env),
+    modelServiceUrl: modelUrl ? modelUrl : undefined,
+    modelServiceTimeoutMs: intFrom(env, ENV_VARS.modelServiceTimeoutMs, 10_000),
+    computeThreads: intFrom(env, ENV_VARS.computeThreads, availableParallelism()),
+    bodyLimitBytes: intFrom(env, ENV_VARS.bodyLimitBytes, 64 * 1024),
+    logLevel: env[ENV_VARS.logLevel]?.trim() || 'info',
+  };
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConfigOverrides;
+  const limits = Object.fromEntries(Object.entries(given.limits ?? {}).filter(([, v]) => v !== undefined));
+  const merged: Config = {
+    ...fromEnv,
+    ...given,
+    dataDir,
+    limits: { ...fromEnv.limits, ...limits },
+    geocoder: given.geocoder ?? fromEnv.geocoder,
+  };
+  const config = validate(merged);
+  return Object.freeze({
+    ...config,
+    docsUrl: config.docsUrl.replace(/\/+$/, ''),
+    limits: Object.freeze({ ...config.limits }),
+    geocoder: Object.freeze({ ...config.geocoder }),
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The API's side of the model-service contract (contract.ts), over any `Upstream` (normally the standard stack of
+ * src/upstream/upstream-client.ts, which already turned time-outs and dead connections into typed errors).
+ *
+ * Answers are checked just enough to be safe to pass on: an object with a `records` array whose entries are objects
+ * with a string `hour` and a decimal-string `timestamp`. Records themselves are kept verbatim, unknown fields
+ * included. A 422 `outside_coverage` (no outdoor cell within the radius) is the request's fault and passes through;
+ * every other non-2xx answer, and any malformed one, is an `UpstreamError`.
+ */
+import { OutsideCoverageError, UpstreamError } from '../errors.js';
+import { readJson } from '../upstream/upstream-client.js';
+import type { Upstream, UpstreamResponse } from '../upstream/upstream-types.js';
+import type { RecordsResponse, Timesteps } from './contract.js';
+
+/** Location of a records request. */
+export interface ModelQuery {
+  readonly lat: number;
+  readonly lon: number;
+  readonly radius?: number;
+}
+
+/** Typed calls of the model service. */
+export interface ModelServiceClient {
+  /** The last 24 live hours ending at the live hour, oldest first. */
+  live(dataset: string, query: ModelQuery, signal?: AbortSignal): Promise<RecordsResponse>;
+  /** The current forecast, in time order. */
+  forecast(dataset: string, query: ModelQuery, signal?: AbortSignal): Promise<RecordsResponse>;
+  /** The live hour and forecast steps (for the map catalog). */
+  timesteps(dataset: string, signal?: AbortSignal): Promise<Timesteps>;
+}
+
+type Json = unknown;
+
+function isObject(v: Json): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function malformed(name: string, why: string): UpstreamError {
+  return new UpstreamError(`The ${name} answered with malformed data: ${why}.`);
+}
+
+/** Throws the error a non-2xx answer stands for. */
+function refuse(name: string, response: UpstreamResponse): never {
+  if (response.status === 422) {
+    let body: Json;
+    try {
+      body = readJson(name, response);
+    } catch {
+      body = undefined;
+    }
+    if (isObject(body) && body.code === 'outside_coverage' && typeof body.detail === 'string') {
+      throw new OutsideCoverageError(body.detail);
+    }
+  }
+  throw new UpstreamError(`The ${name} answered HTTP ${response.status}; retrying is reasonable.`);
+}
+
+/** Checks the parts of a records answer the API relies on. */
+export function checkRecordsResponse(name: string, body: Json): RecordsResponse {
+  if (!isObject(body)) throw malformed(name, 'the answer is not an object');
+  if (typeof body.dataset !== 'string') throw malformed(name, 'no dataset id');
+  if (body.resolution_m !== undefined && !(typeof body.resolution_m === 'number' && body.resolution_m > 0)) {
+    throw malformed(name, 'resolution_m is not a positive number');
+  }
+  if (!Array.isArray(body.records)) throw malformed(name, 'no records array');
+  body.records.forEach((record: Json, i: number) => {
+    if (!isObject(record)) throw malformed(name, `record ${i} is not an object`);
+    if (typeof record.hour !== 'string' || Number.isNaN(Date.parse(record.hour))) throw malformed(name, `record ${i} has no valid hour`);
+    if (typeof record.timestamp !== 'string' || !/^-?\d{1,16}$/.test(record.timestamp)) {
+      throw malformed(name, `record ${i} has no valid timestamp`);
+    }
+  });
+  return body as unknown as RecordsResponse;
+}
+
+/** Builds the client over `upstream`. */
+export function createModelServiceClient(upstream: Upstream): ModelServiceClient {
+  const name = upstream.name;
+
+  async function get(path: string, query: Record<string, number | undefined>, signal?: AbortSignal): Promise<Json> {
+    const response = await upstream.request({ method: 'GET', path, query }, signal);
+    if (response.status < 200 || response.status > 299) refuse(name, response);
+    return readJson(name, response);
+  }
+
+  const records = async (kind: 'live' | 'forecast', dataset: string, query: ModelQuery, signal?: AbortSignal) => {
+    const path = `/datasets/${encodeURIComponent(dataset)}/${kind}`;
+    return checkRecordsResponse(name, await get(path, { lat: query.lat, lon: query.lon, radius: query.radius }, signal));
+  };
+
+  return {
+    live: (dataset, query, signal) => records('live', dataset, query, signal),
+    forecast: (dataset, query, signal) => records('forecast', dataset, query, signal),
+    async timesteps(dataset, signal) {
+      const body = await get(`/datasets/${encodeURIComponent(dataset)}/timesteps`, {}, signal);
+      if (!isObject(body) || !isObject(body.live) || !Array.isArray(body.forecast)) throw malformed(name, 'no live and forecast timesteps');
+      return body as unknown as Timesteps;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { FIELD_ENCODINGS, type ChunkShape, type GridGeometry, type HourlyField } from '../store/dataset-types.js';
+import { SECTORS, type CellFeatures } from './cell-features.js';
+import { ENCLOSED_SKY_VIEW, type HourlyDrivers } from './drivers.js';
+import { lookupUtci, type UtciGrid } from './utci-grid.js';
+
+/**
+ * The per-cell-hour physics of the stand-in model, filling one chunk (whole year × block of cells) of raw int16 values
+ * per field. Runs inside generator threads.
+ *
+ * - NO2 = background × dispersion + traffic increment × exposure × street-canyon factor (recirculation in deep
+ *   canyons, diluted by wind); PM2.5/PM10 = regional (with winter episodes) + traffic share; PM10 ≥ PM2.5.
+ * - Ucomfort = 10 m wind × directional pedestrian factor (channelling, shelter, corner streams); Ugust from the
+ *   cell's turbulence intensity (gust factor 1 + 2.8·TI, cf. gust-equivalent mean + g·σ with g ≈ 3).
+ * Fields are smooth in space (neighbouring cells with similar surroundings get similar values, as a model's output
+ * does): all randomness lives in the hourly weather, none in individual cells, which also keeps chunks compressible.
+ * - UTCI from air temperature, humidity, 10 m wind (1.5 × pedestrian speed, log profile) and Tmrt−Ta for sun or shade
+ *   (shade when the sun is below the cell's horizon in its azimuth sector), interpolated by sky view factor.
+ */
+export interface ChunkInputs {
+  readonly grid: GridGeometry;
+  readonly chunk: ChunkShape;
+  readonly features: CellFeatures;
+  readonly drivers: HourlyDrivers;
+  readonly utci?: UtciGrid;
+}
+
+/** Allocates one chunk per field, pre-filled with the fill value. */
+function allocate(fields: readonly HourlyField[], size: number): Map<HourlyField, Int16Array> {
+  const out = new Map<HourlyField, Int16Array>();
+  for (const f of fields) out.set(f, new Int16Array(size).fill(FIELD_ENCODINGS[f]._FillValue));
+  return out;
+}
+
+/**
+ * Soft ceiling for concentrations (µg/m3): linear at ordinary levels, saturating towards `CONCENTRATION_CEILING` in
+ * extreme stagnation, as street canyons never accumulate without bound (hourly NO2 at Brussels traffic stations rarely
+ * exceeds ~250 µg/m3).
+ */
+const CONCENTRATION_CEILING = 320;
+function soft(value: number): number {
+  return CONCENTRATION_CEILING * Math.tanh(value / CONCENTRATION_CEILING);
+}
+
+/** Packs a physical value into raw int16 with the field's scale (offset 0), clamped to the int16 range. */
+function pack(value: number, scale: number): number {
+  const raw = Math.round(value / scale);
+  return raw > 32767 ? 32767 : raw < -32767 ? -32767 : raw;
+}
+
+/** Computes the chunk at (chunkRow, chunkCol) for `fields`; cells outside the grid or inside buildings stay fill. */
+export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], chunkRow: number, chunkCol: number) {
+  const { grid, chunk, features: fx, drivers: d, utci } = inputs;
+  const cellsPerChunk = chunk.rows * chunk.cols;
+  const hours = chunk.hours;
+  const out = allocate(fields, hours * cellsPerChunk);
+  const no2 = out.get('no2');
+  const pm25 = out.get('pm25');
+  const pm10 = out.get('pm10');
+  const uc = out.get('ucomfort');
+  const ug = out.get('ugust');
+  const ut = out.get('utci');
+  const sc = FIELD_ENCODINGS;
+  // Typed arrays hoisted into locals: the inner loop runs for every cell-hour.
+  const { bgNo2, trafficNo2, bgPm25, coarsePm, trafficPm, wind10, windSector, sunElevation, sunSector, radiant } = d;
+  const { outdoor, traffic, canyon, background, turbulence, skyView, taOffset: taOffsets, windFactor, horizon } = fx;
+  const sNo2 = sc.no2.scale_factor;
+  const sPm25 = sc.pm25.scale_factor;
+  const sPm10 = sc.pm10.scale_factor;
+  const sUc = sc.ucomfort.scale_factor;
+  const sUg = sc.ugust.scale_factor;
+  const sUt = sc.utci.scale_factor;
+  for (let r = 0; r < chunk.rows; r++) {
+    const row = chunkRow * chunk.rows + r;
+    if (row >= grid.ny) break;
+    for (let c = 0; c < chunk.cols; c++) {
+      const col = chunkCol * chunk.cols + c;
+      if (col >= grid.nx) break;
+      const i = row * grid.nx + col;
+      if (!outdoor[i]) continue;
+      const k = r * chunk.cols + c;
+      const exposure = traffic[i] * (1 + 0.6 * Math.min(canyon[i], 2));
+      const bg = background[i];
+      const gustFactor = 1 + 2.8 * turbulence[i];
+      const svfWeight = Math.min(1, Math.max(0, (skyView[i] - ENCLOSED_SKY_VIEW) / (1 - ENCLOSED_SKY_VIEW)));
+      const taOffset = taOffsets[i];
+      const windBase = i * SECTORS;
+      for (let t = 0; t < hours; t++) {
+        const o = t * cellsPerChunk + k;
+        if (no2) no2[o] = pack(soft(bgNo2[t] * bg + trafficNo2[t] * exposure), sNo2);
+        if (pm25 || pm10) {
+          const local = trafficPm[t] * exposure;
+          const fine = bgPm25[t] * bg + 0.4 * local;
+          if (pm25) pm25[o] = pack(soft(fine), sPm25);
+          if (pm10) pm10[o] = pack(soft(fine + coarsePm[t] * bg + 0.6 * local), sPm10);
+        }
+        if (!uc && !ug && !ut) continue;
+        const u = wind10[t] * windFactor[windBase + windSector[t]];
+        if (uc) uc[o] = pack(u, sUc);
+        if (ug) ug[o] = pack(u * gustFactor, sUg);
+        if (ut && utci) {
+          const elevation = sunElevation[t];
+          const sunlit = elevation > 0 && elevation > horizon[windBase + sunSector[t]];
+          const base = t * 4 + (sunlit ? 0 : 2);
+          const dT = radiant[base + 1] + (radiant[base] - radiant[base + 1]) * svfWeight;
+          // 10 m wind from the pedestrian speed (×1.5, log profile), never far above the reference wind itself.
+          const va10 = Math.min(1.5 * u, 1.2 * wind10[t]);
+          ut[o] = pack(lookupUtci(utci, t, va10, dT) + taOffset, sUt);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/crs.js';
+import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
+import { createDatasetWriter } from '../store/zarr-writer.js';
+import { workerPath } from '../util/paths.js';
+import { createProgress } from '../util/progress.js';
+import { computeCellFeatures, type CellFeatures } from './cell-features.js';
+import type { ChunkInputs } from './cell-physics.js';
+import { buildDrivers } from './drivers.js';
+import { generateLayout } from './layout.js';
+import { computeLowresFeatures } from './lowres-features.js';
+import { generateMeteorology } from './meteorology.js';
+import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
+import { buildUtciGrid } from './utci-grid.js';
+
+/** Bumped whenever the model's output changes, so content versions (and caches) change with it. */
+export const MODEL_VERSION = 1;
+/** The reference year every generated dataset describes. */
+export const REFERENCE_YEAR = 2023;
+/** Weather reference station (Uccle) for the synthetic weather year. */
+const STATION = { lat: 50.7985, lon: 4.3587 };
+const TIMEZONE = 'Europe/Brussels';
+const ATTRIBUTION = 'Stand-in city model of svc-api (synthetic data for demonstration and testing)';
+
+/** Options of `generatePreset`. */
+export interface GenerateOptions {
+  readonly preset: Preset;
+  readonly outDir: string;
+  readonly seed: number;
+  readonly threads?: number;
+  /** Only these dataset ids of the preset (default: all). */
+  readonly datasets?: readonly string[];
+  /** Show a progress bar on stderr (default true). */
+  readonly progress?: boolean;
+}
+
+/** Grid of a plan: cell centres half a cell inside the zone rectangle, north-up. */
+export function planGrid(plan: DatasetPlan): GridGeometry {
+  const res = plan.resolution_m;
+  return {
+    crs_epsg: LAMBERT72_EPSG,
+    resolution_m: res,
+    nx: Math.round((plan.rect.xmax - plan.rect.xmin) / res),
+    ny: Math.round((plan.rect.ymax - plan.rect.ymin) / res),
+    x0: plan.rect.xmin + res / 2,
+    y0: plan.rect.ymax - res / 2,
+  };
+}
+
+/** The dataset spec of a plan for a seed (content version derived from plan, seed and model version). */
+export function planSpec(plan: DatasetPlan, seed: number, hours: number, generatedUtc: string): DatasetSpec {
+  const grid = planGrid(plan);
+  const version = createHash('sha256')
+    .update(JSON.stringify({ plan, seed, MODEL_VERSION }))
+    .digest('hex')
+    .slice(0, 12);
+  return {
+    attrs: {
+      dataset: plan.id, title: plan.title, crs_epsg: LAMBERT72_EPSG, crs_proj4: LAMBERT72_PROJ4,
+      resolution_m: plan.resolution_m, reference_year: REFERENCE_YEAR, timezone: TIMEZONE,
+      generated_utc: generatedUtc, content_version: `m${MODEL_VERSION}-${version}`, fields: plan.fields,
+      attribution: ATTRIBUTION,
+    },
+    grid,
+    hours,
+    chunk: { hours, rows: plan.chunkCells, cols: plan.chunkCells },
+  };
+}
+
+/** The per-cell features of a plan (exported for tests that look up what a cell is). */
+export function planFeatures(plan: DatasetPlan, grid: GridGeometry, seed: number): CellFeatures {
+  if (plan.model === 'lowres') return computeLowresFeatures(grid);
+  const width = plan.rect.xmax - plan.rect.xmin;
+  const height = plan.rect.ymax - plan.rect.ymin;
+  const layout = generateLayout(width, height, seed, { openCentre: plan.openCentre });
+  return computeCellFeatures(layout, grid);
+}
+
+/** Generates every dataset of a preset under `outDir/<dataset id>`, atomically each; returns their directories. */
+export async function generatePreset(options: GenerateOptions): Promise<string[]> {
+  const plans = presetPlans(options.preset).filter((p) => !options.datasets || options.datasets.includes(p.id));
+  const met = generateMeteorology({ year: REFERENCE_YEAR, seed: options.seed, lat: STATION.lat, lon: STATION.lon });
+  const drivers = buildDrivers(met, TIMEZONE);
+  const needsUtci = plans.some((p) => p.fields.includes('utci'));
+  const utci = needsUtci ? buildUtciGrid(drivers.ta, drivers.rh) : undefined;
+  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const pool = new Piscina({
+    filename: workerPath('generate-worker'),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+  });
+  const generatedUtc = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const dirs: string[] = [];
+  try {
+    for (const plan of plans) {
+      const spec = planSpec(plan, options.seed, met.hours, generatedUtc);
+      const fx = planFeatures(plan, spec.grid, options.seed);
+      const dir = join(options.outDir, plan.id);
+      const writer = await createDatasetWriter(dir, spec);
+      try {
+        await writer.writeStatic('outdoor', fx.outdoor);
+        await writer.writeStatic('building_height', fx.buildingHeight);
+        const chunkRows = Math.ceil(spec.grid.ny / spec.chunk.rows);
+        const progress = options.progress === false ? undefined : createProgress(`generate ${plan.id}`, chunkRows);
+        const inputs: ChunkInputs = { grid: spec.grid, chunk: spec.chunk, features: fx, drivers, utci };
+        await Promise.all(
+          Array.from({ length: chunkRows }, async (_, chunkRow) => {
+            await pool.run({ tmpDir: writer.tmpDir, spec, fields: plan.fields, chunkRow, inputs });
+            progress?.tick();
+          }),
+        );
+        progress?.done();
+        await writer.finalize();
+      } catch (err) {
+        await writer.abort();
+        throw err;
+      }
+      dirs.push(dir);
+    }
+  } finally {
+    await pool.destroy();
+  }
+  return dirs;
+}

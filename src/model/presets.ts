@@ -1,0 +1,64 @@
+import { BRUSSELS_ZONE, GHENT_ZONE, NATIONWIDE_EXTENT, type ZoneRect } from '../cities/zones.js';
+import type { HourlyField } from '../store/dataset-types.js';
+
+/**
+ * What `svc data generate` writes for each preset. Coverage areas are the same for demo and fixture (the city zones
+ * and Belgium's extent); the fixture is coarser so tests generate it in seconds.
+ */
+
+/** Generation presets. */
+export const PRESETS = ['demo', 'fixture', 'bench'] as const;
+export type Preset = (typeof PRESETS)[number];
+
+/** The plan of one dataset. */
+export interface DatasetPlan {
+  readonly id: string;
+  readonly title: string;
+  /** `street`: buildings and streets (city zones); `lowres`: open cells over Belgium. */
+  readonly model: 'street' | 'lowres';
+  readonly rect: ZoneRect;
+  readonly resolution_m: number;
+  readonly fields: readonly HourlyField[];
+  readonly chunkCells: number;
+  /** Street model only: clear the middle of the zone (benchmark block with a fully outdoor 50 m radius). */
+  readonly openCentre?: boolean;
+}
+
+const ALL_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'];
+const AIR_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10'];
+const LOWRES_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'utci'];
+
+/** The benchmark block: 128 m × 128 m at 1 m in the south-west corner of the Brussels zone. */
+export const BENCH_RECT: ZoneRect = {
+  xmin: BRUSSELS_ZONE.xmin,
+  ymin: BRUSSELS_ZONE.ymin,
+  xmax: BRUSSELS_ZONE.xmin + 128,
+  ymax: BRUSSELS_ZONE.ymin + 128,
+};
+
+/** Dataset plans of a preset. */
+export function presetPlans(preset: Preset): DatasetPlan[] {
+  const brussels = (resolution_m: number): DatasetPlan => ({
+    id: 'brussels_extended', title: 'Brussels street-level model', model: 'street', rect: BRUSSELS_ZONE,
+    resolution_m, fields: ALL_FIELDS, chunkCells: 8,
+  });
+  const ghent = (resolution_m: number): DatasetPlan => ({
+    id: 'ghent', title: 'Ghent street-level air model', model: 'street', rect: GHENT_ZONE,
+    resolution_m, fields: AIR_FIELDS, chunkCells: 8,
+  });
+  const belgium = (resolution_m: number): DatasetPlan => ({
+    id: 'belgium_lowres', title: 'Belgium nationwide low-resolution model', model: 'lowres', rect: NATIONWIDE_EXTENT,
+    resolution_m, fields: LOWRES_FIELDS, chunkCells: 8,
+  });
+  switch (preset) {
+    case 'demo':
+      return [brussels(10), ghent(10), belgium(5000)];
+    case 'fixture':
+      return [brussels(20), ghent(40), belgium(20000)];
+    case 'bench':
+      return [{
+        id: 'bench_1m', title: 'Benchmark block at 1 m', model: 'street', rect: BENCH_RECT, resolution_m: 1,
+        fields: ALL_FIELDS, chunkCells: 8, openCentre: true,
+      }];
+  }
+}

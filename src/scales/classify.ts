@@ -1,0 +1,98 @@
+/**
+ * Classification helpers for code that colours or counts values (tiles, reports, statistics). They read the same
+ * constants as the published scales, and test/scales/classify.test.ts checks them against the scale data itself, so a
+ * value never gets one class here and another on a client's map. Missing input is `undefined`, never an exception.
+ */
+import { BELAQI_BOUNDS, POLLUTANTS, POLLUTANT_FIELDS, type Pollutant } from './air.js';
+import type { ScaleClass, When, WhenTest } from './scale-types.js';
+import { UTCI_UPPER_BOUNDS_C } from './thermal.js';
+import { WIND_LIMITS_MS } from './wind.js';
+
+/** A pollutant, named either by id (`no2`) or by its tile property (`C`). */
+export type BelaqiField = Pollutant | 'C' | 'C_PM25' | 'C_PM10';
+
+const FIELD_TO_POLLUTANT: ReadonlyMap<string, Pollutant> = new Map([
+  ...POLLUTANTS.map((p) => [p, p] as const),
+  ...POLLUTANTS.map((p) => [POLLUTANT_FIELDS[p], p] as const),
+]);
+
+/** Class 1..n+1 of `value` against inclusive upper bounds: the first bound it does not exceed, else the top class. */
+function classByUpperBounds(value: number, upper: readonly number[]): number {
+  for (let i = 0; i < upper.length; i++) if (value <= upper[i]) return i + 1;
+  return upper.length + 1;
+}
+
+/**
+ * BelAQI class (1..10) of one hourly concentration (µg/m3). Undefined when there is no reading: a non-finite value,
+ * NO2 at zero or below (spec: NO2 at zero counts as absent), or a negative particulate value (zero is valid).
+ */
+export function belaqiClass(field: BelaqiField, value: number): number | undefined {
+  const pollutant = FIELD_TO_POLLUTANT.get(field);
+  if (pollutant === undefined || !Number.isFinite(value)) return undefined;
+  if (pollutant === 'no2' ? value <= 0 : value < 0) return undefined;
+  return classByUpperBounds(value, BELAQI_BOUNDS[pollutant]);
+}
+
+/** Hourly BelAQI index: the worst class over the pollutants that have a reading; undefined when none has. */
+export function belaqiIndex(values: Readonly<Partial<Record<Pollutant, number>>>): number | undefined {
+  let worst: number | undefined;
+  for (const p of POLLUTANTS) {
+    const v = values[p];
+    const c = v === undefined ? undefined : belaqiClass(p, v);
+    if (c !== undefined && (worst === undefined || c > worst)) worst = c;
+  }
+  return worst;
+}
+
+/**
+ * Wind comfort class (1 Calm … 5 Danger) of one hour: the worse of the comfort class from the mean speed `u` and the
+ * gust class from `g` (DESIGN §5). Undefined when either speed is not a finite number.
+ */
+export function windClass(u: number, g: number): number | undefined {
+  if (!Number.isFinite(u) || !Number.isFinite(g)) return undefined;
+  const L = WIND_LIMITS_MS;
+  if (u > L.danger || g > L.danger) return 5;
+  if (u > L.windy || g >= L.gust) return 4;
+  if (u > L.slightlyWindy) return 3;
+  if (u >= L.calm) return 2;
+  return 1;
+}
+
+/**
+ * UTCI class (1 extreme cold … 10 extreme heat) of a value in °C, with exclusive lower and inclusive upper bounds;
+ * values at or below the lowest bound (-50) take class 1. Undefined for a non-finite value.
+ */
+export function utciClass(value: number): number | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  return classByUpperBounds(value, UTCI_UPPER_BOUNDS_C);
+}
+
+/** Tile properties of one feature, by name; a missing property is undefined. */
+export type FeatureProps = Readonly<Record<string, number | undefined>>;
+
+function testHolds(test: WhenTest, props: FeatureProps): boolean {
+  const v = props[test.field];
+  if (v === undefined || !Number.isFinite(v)) return false;
+  if ('lt' in test) return v < test.lt;
+  if ('lte' in test) return v <= test.lte;
+  if ('gt' in test) return v > test.gt;
+  return v >= test.gte;
+}
+
+/** Whether a `when` rule holds for a feature; a test on a missing or non-finite property does not hold. */
+export function evaluateWhen(when: When, props: FeatureProps): boolean {
+  return 'all' in when ? when.all.every((t) => testHolds(t, props)) : when.any.some((t) => testHolds(t, props));
+}
+
+/**
+ * The spec's reading of rule-based scales: the highest `value` whose `when` matches, independent of array order.
+ * Undefined when no rule matches.
+ */
+export function classifyByWhen(classes: readonly ScaleClass[], props: FeatureProps): number | undefined {
+  let best: number | undefined;
+  for (const c of classes) {
+    if (c.when === undefined || c.value === undefined || !evaluateWhen(c.when, props)) continue;
+    if (best === undefined || c.value > best) best = c.value;
+  }
+  return best;
+}

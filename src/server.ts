@@ -1,0 +1,97 @@
+/**
+ * The composition root: builds the application over the real dependencies (SQLite keys and statistics cache, the
+ * configured geocoder, the local compute pool, the configured or embedded model service) and knows how to take them
+ * down again in the right order. `svc serve` and `svc demo` use it, and so do the end-to-end tests and benchmarks.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './api/app.js';
+import type { LocalCompute } from './compute/local-compute.js';
+import { KERNEL_VERSION } from './compute/stats-kernel.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { GAZETTEER } from './geocode/gazetteer-data.js';
+import { createGazetteer } from './geocode/gazetteer.js';
+import { createEmbeddedGeocoder, createHttpGeocoder, type Geocoder } from './geocode/geocoder.js';
+import { SqliteKeyStore } from './keys/key-store.js';
+import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
+import { systemClock } from './services/clock.js';
+import { HistoricalService, type ServiceLogger } from './services/historical-service.js';
+import { LiveService } from './services/live-service.js';
+import { SqliteStatsCache } from './services/stats-cache.js';
+
+/** The geocoder the configuration selects. */
+export function geocoderFor(config: Config): Geocoder {
+  return config.geocoder.kind === 'embedded'
+    ? createEmbeddedGeocoder(createGazetteer(GAZETTEER))
+    : createHttpGeocoder({ baseUrl: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs });
+}
+
+/** A built service: the application (ready, not yet listening), the parts it runs on, and its shutdown. */
+export interface Server {
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly db: Database;
+  /** The key store over `db` (the operator CLI's view of the same table). */
+  readonly keys: SqliteKeyStore;
+  readonly compute: LocalCompute;
+  readonly historical: HistoricalService;
+  readonly modelService: ModelServiceConnection;
+  /**
+   * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then the model service stops,
+   * computations still running (those whose clients timed out) settle and are cached, the compute pool closes, and
+   * the database closes last.
+   */
+  close(): Promise<void>;
+}
+
+/** Builds the service for `config`; on a failure part-way, whatever was already started is closed again. */
+export async function createServer(config: Config): Promise<Server> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const undo = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const db = openDatabase(config.dbFile);
+    cleanups.push(() => {
+      db.close();
+    });
+    const geocoder = geocoderFor(config);
+    // Loaded here, not at the top: the worker pool and its kernels are only needed when serving.
+    const { createLocalCompute } = await import('./compute/local-compute.js');
+    const compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
+    cleanups.push(() => compute.close());
+    let log: ServiceLogger | undefined;
+    const historical = new HistoricalService({
+      backend: compute,
+      geocoder,
+      cache: new SqliteStatsCache(db),
+      clock: systemClock,
+      timeoutMs: config.upstreamTimeoutMs,
+      computeVersion: `${config.version}+${KERNEL_VERSION}`,
+      logger: { error: (obj, msg) => log?.error(obj, msg) },
+    });
+    // Live and forecast data: the configured model service, or the embedded one over the data directory.
+    const modelService = await connectModelService({
+      url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock: systemClock,
+    });
+    cleanups.push(() => modelService.close());
+    const live = new LiveService({ model: modelService.client, geocoder, clock: systemClock });
+    const keys = new SqliteKeyStore(db);
+    const app = await buildApp({ config, keys, geocoder, historical, live, clock: systemClock });
+    log = app.log;
+    await app.ready();
+
+    let closing: Promise<void> | undefined;
+    const shutdown = async () => {
+      await app.close();
+      await modelService.close();
+      await historical.drain();
+      await compute.close();
+      db.close();
+    };
+    return { app, config, db, keys, compute, historical, modelService, close: () => (closing ??= shutdown()) };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Historical statistics (`GET /historical/stats`) below the HTTP layer: location and coverage, the key's city and metric
+ * scope, the persistent cache, single-flight sharing of identical computations and the upstream time-out. A request
+ * that outlasts the time-out gets an UpstreamTimeoutError while its computation goes on and lands in the cache.
+ */
+import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
+import type { ComputeBackend, StatsRequest } from '../compute/compute-types.js';
+import {
+  ForbiddenError,
+  ProductUnavailableError,
+  ServiceError,
+  UpstreamError,
+  UpstreamTimeoutError,
+} from '../errors.js';
+import type { Geocoder } from '../geocode/geocoder.js';
+import { checkCity, holdsMetric } from '../keys/entitlement.js';
+import type { ApiKeyRecord } from '../keys/key-types.js';
+import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
+import type { Clock } from './clock.js';
+import { checkLocationParams, locate, type LocationParams } from './locate.js';
+import { SingleFlight } from './single-flight.js';
+import { statsEnvelope } from './stats-envelope.js';
+import { toCachedStats, type CachedStats, type StatsCache } from './stats-cache.js';
+
+/** The parameters of one request, type-checked by the route schema. */
+export interface HistoricalQuery extends LocationParams {
+  readonly radius?: number;
+  /** Named metrics (duplicates allowed, collapsed); undefined means every metric the key holds. */
+  readonly metrics?: readonly StatMetric[];
+}
+
+/** The answer: the envelope as JSON text and whether it came from the cache. */
+export interface HistoricalResult {
+  readonly body: string;
+  readonly cache: 'hit' | 'miss';
+}
+
+/** Where failures of background work are reported (a pino logger fits). */
+export interface ServiceLogger {
+  error(obj: object, msg: string): void;
+}
+
+/** What the service needs. */
+export interface HistoricalServiceDeps {
+  readonly backend: ComputeBackend;
+  readonly geocoder: Geocoder;
+  readonly cache: StatsCache;
+  readonly clock: Clock;
+  /** How long a request waits for the back end before an UpstreamTimeoutError. */
+  readonly timeoutMs: number;
+  /** Version of the kernels and statistics definitions; part of every cache key. */
+  readonly computeVersion: string;
+  readonly logger?: ServiceLogger;
+}
+
+/** Codes a back end may raise that are about the request, not the back end; everything else is an upstream error. */
+const PASS_THROUGH = new Set(['outside_coverage', 'product_unavailable']);
+
+function formatDuration(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** Serves historical statistics; one instance per process. */
+export class HistoricalService {
+  readonly #deps: HistoricalServiceDeps;
+  readonly #flights = new SingleFlight<CachedStats>();
+
+  constructor(deps: HistoricalServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Answers one request for the given key, applying the spec's checks in order (400, 403, 422, then work). */
+  async stats(query: HistoricalQuery, key: ApiKeyRecord): Promise<HistoricalResult> {
+    checkLocationParams(query);
+    const named = query.metrics === undefined ? undefined : STAT_METRICS.filter((m) => query.metrics!.includes(m));
+    const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
+    if (named !== undefined) {
+      const missing = named.filter((m) => !held.includes(m));
+      if (missing.length > 0) {
+        throw new ForbiddenError(`This API key does not hold the metric${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}.`);
+      }
+    } else if (held.length === 0) {
+      throw new ForbiddenError('This API key holds none of the metrics air, wind and thermal.');
+    }
+
+    const where = await locate(query, this.#deps.geocoder);
+    const city = where.coverage.kind === 'city' ? where.coverage.city : undefined;
+    if (city !== undefined) {
+      checkCity(key, city.id);
+      if (!city.products.historical) throw new ProductUnavailableError(`The city '${city.id}' does not offer historical statistics.`);
+      const unmodelled = (named ?? []).filter((m) => !city.metrics.includes(m));
+      if (unmodelled.length > 0) {
+        throw new ProductUnavailableError(`The city '${city.id}' does not model ${unmodelled.map((m) => `'${m}'`).join(', ')}.`);
+      }
+    }
+
+    const request: StatsRequest = {
+      dataset: where.coverage.dataset,
+      lat: where.lat,
+      lon: where.lon,
+      // Nationwide answers always sample the containing cell: the radius is ignored (spec rule 5).
+      ...(city !== undefined && query.radius !== undefined ? { radius_m: query.radius } : {}),
+    };
+    const { stats, cache } = await this.#lookup(request);
+
+    const metrics = (named ?? held).filter((m) => stats.blocks[m] !== undefined);
+    const lacking = (named ?? []).filter((m) => stats.blocks[m] === undefined);
+    if (lacking.length > 0) {
+      throw new ProductUnavailableError(`The dataset '${request.dataset}' does not model ${lacking.map((m) => `'${m}'`).join(', ')}.`);
+    }
+    if (metrics.length === 0) {
+      throw new ProductUnavailableError(`The dataset '${request.dataset}' models none of the metrics this API key holds.`);
+    }
+    const body = statsEnvelope({ city, address: where.address, lat: where.lat, lon: where.lon, stats, metrics });
+    return { body, cache };
+  }
+
+  /** Resolves once every running computation has settled; call after the back end is closed, before the database. */
+  async drain(): Promise<void> {
+    await this.#flights.settled();
+  }
+
+  async #lookup(request: StatsRequest): Promise<{ stats: CachedStats; cache: 'hit' | 'miss' }> {
+    const contentVersion = await this.#withTimeout(this.#call(() => this.#deps.backend.datasetVersion(request.dataset)));
+    const key = statsCacheKey({
+      dataset: request.dataset,
+      contentVersion,
+      computeVersion: this.#deps.computeVersion,
+      lat: request.lat,
+      lon: request.lon,
+      radiusM: request.radius_m ?? null,
+    });
+    const cached = this.#deps.cache.get(key);
+    if (cached !== undefined) return { stats: cached, cache: 'hit' };
+    const stats = await this.#withTimeout(this.#flights.run(key.id, () => this.#compute(request, key)));
+    return { stats, cache: 'miss' };
+  }
+
+  /** Runs the computation to its end (no signal: a client's time-out must not waste it) and caches the result. */
+  async #compute(request: StatsRequest, key: StatsCacheKey): Promise<CachedStats> {
+    const result = toCachedStats(await this.#call(() => this.#deps.backend.computeStats(request)));
+    try {
+      this.#deps.cache.put(key, result);
+    } catch (err) {
+      this.#deps.logger?.error({ err, cacheKey: key.id }, 'could not store statistics in the cache');
+    }
+    return result;
+  }
+
+  /** Calls the back end, turning its failures into the errors a client may see. */
+  async #call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ServiceError && PASS_THROUGH.has(err.code)) throw err;
+      this.#deps.logger?.error({ err }, 'compute back end failed');
+      throw new UpstreamError('The compute back end failed; retrying is reasonable.', { cause: err });
+    }
+  }
+
+  /** Races `work` against the configured time-out; the work itself is never cancelled. */
+  #withTimeout<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const cancel = this.#deps.clock.setTimer(this.#deps.timeoutMs, () =>
+        reject(
+          new UpstreamTimeoutError(
+            `The computation did not finish within ${formatDuration(this.#deps.timeoutMs)}; it goes on, retry later to get its result.`,
+          ),
+        ),
+      );
+      work.then(
+        (value) => {
+          cancel();
+          resolve(value);
+        },
+        (err: unknown) => {
+          cancel();
+          reject(err);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Whole-city precompute: point statistics for every outdoor cell of a city's dataset, on every compute thread, written
+ * as an xarray-readable grid group (`<dataset>.precomputed/`), plus the city references the live statistics use:
+ * the coverage-area summer-night mean UTCI (`thermal.summer_night_vs_city_c`) and the air benchmark over documented
+ * reference locations (`air.benchmark`).
+ *
+ * Resumable: each finished chunk row is saved under `<dataset>.precompute-partial/`; a rerun skips saved rows (as long
+ * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
+ */
+import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CityConfig } from '../cities/city-types.js';
+import { computeDataset, precomputedDir, type CityReferences } from '../compute/dataset-cache.js';
+import type { LocalCompute } from '../compute/local-compute.js';
+import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
+import type { PrecomputeRowValue } from '../compute/protocol.js';
+import { ValidationError } from '../errors.js';
+import { writeGridGroup } from '../store/grid-group-writer.js';
+import { REFERENCE_LOCATIONS } from './reference-locations.js';
+
+/** Progress callbacks of `precomputeCity`. */
+export interface PrecomputeProgress {
+  start(totalRows: number, alreadyDone: number): void;
+  row(): void;
+}
+
+/** What a precompute produced. */
+export interface PrecomputeSummary {
+  readonly dataset: string;
+  readonly dir: string;
+  readonly cells: number;
+  readonly rowsComputed: number;
+  readonly rowsResumed: number;
+  readonly references: CityReferences;
+}
+
+function rowFile(partial: string, row: number): string {
+  return join(partial, `row-${String(row).padStart(5, '0')}.bin`);
+}
+
+/** Saves one row band atomically: the grids' float32 values concatenated in PRECOMPUTE_GRIDS order. */
+async function saveRow(partial: string, value: PrecomputeRowValue): Promise<void> {
+  const parts = PRECOMPUTE_GRIDS.map((g) => value.grids[g]);
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  const file = rowFile(partial, value.chunkRow);
+  await writeFile(`${file}.tmp`, new Uint8Array(out.buffer));
+  await rename(`${file}.tmp`, file);
+}
+
+/** Runs the precompute of `city`'s dataset with `compute`. */
+export async function precomputeCity(
+  compute: LocalCompute,
+  dataDir: string,
+  city: CityConfig,
+  progress?: PrecomputeProgress,
+): Promise<PrecomputeSummary> {
+  const ds = await computeDataset(dataDir, city.dataset);
+  const { grid, chunk } = ds.reader;
+  const chunkRows = Math.ceil(grid.ny / chunk.rows);
+  const partial = join(dataDir, `${city.dataset}.precompute-partial`);
+  const manifest = join(partial, 'manifest.json');
+  const expected = JSON.stringify({ content_version: ds.reader.attrs.content_version, grids: PRECOMPUTE_GRIDS });
+  const current = await readFile(manifest, 'utf8').catch(() => undefined);
+  if (current !== expected) await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  await writeFile(manifest, expected);
+  const done = new Set((await readdir(partial)).filter((f) => /^row-\d+\.bin$/.test(f)).map((f) => Number(f.slice(4, 9))));
+  const todo = Array.from({ length: chunkRows }, (_, r) => r).filter((r) => !done.has(r));
+  progress?.start(chunkRows, done.size);
+  let cells = 0;
+  await Promise.all(
+    todo.map(async (r) => {
+      const value = await compute.precomputeRow(city.dataset, r);
+      await saveRow(partial, value);
+      cells += value.cellsComputed;
+      progress?.row();
+    }),
+  );
+
+  const full = PRECOMPUTE_GRIDS.map(() => new Float32Array(grid.nx * grid.ny));
+  for (let r = 0; r < chunkRows; r++) {
+    const rows = Math.min(chunk.rows, grid.ny - r * chunk.rows);
+    const band = rows * grid.nx;
+    const bytes = await readFile(rowFile(partial, r));
+    const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    if (values.length !== band * PRECOMPUTE_GRIDS.length) {
+      throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
+    }
+    full.forEach((g, k) => g.set(values.subarray(k * band, (k + 1) * band), r * chunk.rows * grid.nx));
+  }
+
+  const references = await cityReferences(compute, city, full[PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c')]);
+  const dir = precomputedDir(dataDir, city.dataset);
+  await writeGridGroup(
+    dir,
+    grid,
+    PRECOMPUTE_GRIDS.map((name, k) => ({ name, values: full[k], attrs: { long_name: name.replace(/_/g, ' ') } })),
+    {
+      dataset: city.dataset, city: city.id, content_version: ds.reader.attrs.content_version,
+      generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), sampling: 'point', references,
+      reference_locations: REFERENCE_LOCATIONS[city.id] ?? [],
+    },
+  );
+  await rm(partial, { recursive: true, force: true });
+  return { dataset: city.dataset, dir, cells, rowsComputed: todo.length, rowsResumed: done.size, references };
+}
+
+/** The city references: mean summer-night UTCI over outdoor cells, mean good-air share over reference locations. */
+async function cityReferences(compute: LocalCompute, city: CityConfig, summerNight: Float32Array): Promise<CityReferences> {
+  let sum = 0;
+  let n = 0;
+  for (const v of summerNight) {
+    if (Number.isFinite(v)) {
+      sum += v;
+      n++;
+    }
+  }
+  const goods: number[] = [];
+  for (const loc of REFERENCE_LOCATIONS[city.id] ?? []) {
+    const result = await compute.computeStats({ dataset: city.dataset, lat: loc.lat, lon: loc.lon });
+    const good = (result.blocks.air as { good_pct?: number } | undefined)?.good_pct;
+    if (typeof good === 'number') goods.push(good);
+  }
+  const round1 = (v: number) => Math.round(v * 10) / 10;
+  return {
+    ...(n > 0 ? { summer_night_mean_utci_c: round1(sum / n) } : {}),
+    ...(goods.length > 0
+      ? { air_benchmark: { good_pct: round1(goods.reduce((a, b) => a + b, 0) / goods.length), locations: goods.length } }
+      : {}),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The default chunk codec's decode path in one pass: a zstd frame of byte-shuffled int16 data is decompressed
+ * straight into the kernel's linear memory, unshuffled there by SIMD (assembly/_unshuffle.ts) and copied once into
+ * the caller's buffer. Compared with decompressing into a fresh buffer and unshuffling in JavaScript this halves the
+ * memory traffic and keeps the scratch area hot in cache.
+ */
+import { unshuffleBytes } from './codec-shuffle.js';
+import { zstdDecompress, zstdDecompressInto, zstdSingleFrameSize } from './codec-zstd.js';
+import { align16, reserveMemory, scratchBase, sharedKernel } from './store-kernel.js';
+
+/** Largest decoded frame taken through kernel memory; bigger ones use the two-step path rather than grow it further. */
+const MAX_FUSED_BYTES = 64 * 1024 * 1024;
+
+/** Decodes a zstd frame holding int16 data shuffled into two byte planes; returns the int16 bytes in a fresh buffer. */
+export function zstdUnshuffle16(bytes: Uint8Array): Uint8Array {
+  const size = zstdSingleFrameSize(bytes);
+  if (size === null || size % 2 !== 0 || size > MAX_FUSED_BYTES) return unshuffleBytes(zstdDecompress(bytes), 2);
+  const kernel = sharedKernel();
+  const src = scratchBase(kernel);
+  const dst = src + align16(size);
+  reserveMemory(kernel, dst + size);
+  const memory = new Uint8Array(kernel.memory.buffer);
+  zstdDecompressInto(bytes, memory.subarray(src, src + size));
+  kernel.unshuffle_i16(src, dst, size / 2);
+  // allocUnsafeSlow: every byte is overwritten, and a zero-offset ArrayBuffer takes an Int16Array view.
+  const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+  out.set(memory.subarray(dst, dst + size));
+  return out;
+}

@@ -1,0 +1,107 @@
+/**
+ * Storage codecs by numcodecs id: the writer encodes chunks with them, benchmarks and the import path decode with them.
+ * Every id here is one Python's numcodecs reads, so xarray opens what we write. zstd is native (zstd-napi); blosc is
+ * the numcodecs WebAssembly build; shuffle is plain TypeScript.
+ */
+import { ValidationError } from '../errors.js';
+import { shuffleBytes, unshuffleBytes } from './codec-shuffle.js';
+import { ZSTD_MAX_LEVEL, zstdCompress, zstdDecompress } from './codec-zstd.js';
+import { zstdUnshuffle16 } from './codec-zstd-shuffle.js';
+
+/** A numcodecs codec configuration as stored in `.zarray` (`compressor`, or an entry of `filters`). */
+export interface CodecConfig {
+  readonly id: string;
+  readonly [key: string]: unknown;
+}
+
+/** A bytes-to-bytes codec. */
+export interface ByteCodec {
+  encode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  decode(bytes: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}
+
+/** Builds a codec from its config; `elementSize` is the array's bytes per element. Throws on a bad config. */
+type CodecFactory = (config: CodecConfig, elementSize: number) => Promise<ByteCodec>;
+
+function integerIn(config: CodecConfig, key: string, min: number, max: number, fallback: number): number {
+  const value = config[key] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ValidationError(`Codec ${config.id}: ${key} must be an integer in ${min}..${max} (got ${String(value)}).`);
+  }
+  return value;
+}
+
+const FACTORIES: ReadonlyMap<string, CodecFactory> = new Map<string, CodecFactory>([
+  ['zstd', async (config) => {
+    const level = integerIn(config, 'level', 1, ZSTD_MAX_LEVEL, 3);
+    return { encode: (b) => zstdCompress(b, level), decode: (b) => zstdDecompress(b) };
+  }],
+  ['shuffle', async (config, elementSize) => {
+    const size = integerIn(config, 'elementsize', 1, 16, elementSize);
+    return { encode: (b) => shuffleBytes(b, size), decode: (b) => unshuffleBytes(b, size) };
+  }],
+  ['blosc', async (config) => {
+    const cname = config.cname ?? 'lz4';
+    if (typeof cname !== 'string' || !['lz4', 'lz4hc', 'blosclz', 'zstd', 'zlib'].includes(cname)) {
+      throw new ValidationError(`Codec blosc: unsupported cname ${String(cname)}.`);
+    }
+    const Blosc = (await import('numcodecs/blosc')).default;
+    return Blosc.fromConfig({
+      id: 'blosc',
+      cname,
+      clevel: integerIn(config, 'clevel', 0, 9, 5),
+      shuffle: integerIn(config, 'shuffle', -1, 2, 1),
+      blocksize: integerIn(config, 'blocksize', 0, 2 ** 30, 0),
+    });
+  }],
+]);
+
+/** Codec ids the writer can encode and the reader can decode. */
+export const CODEC_IDS: readonly string[] = [...FACTORIES.keys()];
+
+/** Instantiates one codec; a `ValidationError` names an unknown id or a bad parameter. */
+export async function loadCodec(config: CodecConfig, elementSize: number): Promise<ByteCodec> {
+  const factory = FACTORIES.get(config.id);
+  if (!factory) throw new ValidationError(`Unknown codec '${config.id}'; known: ${CODEC_IDS.join(', ')}.`);
+  return factory(config, elementSize);
+}
+
+/** Filters then compressor of one array, applied in Zarr v2 order (filters first on encode, last on decode). */
+export interface StorageCodecs {
+  readonly filters: readonly CodecConfig[] | null;
+  readonly compressor: CodecConfig | null;
+}
+
+/** An encode/decode pair for the chunks of one array. */
+export interface ChunkCodec {
+  encode(bytes: Uint8Array): Promise<Uint8Array>;
+  decode(bytes: Uint8Array): Promise<Uint8Array>;
+}
+
+/** True when an int16 shuffle filter feeds zstd directly: the pair then decodes in one pass (codec-zstd-shuffle.ts). */
+export function isShuffledZstd16(filter: CodecConfig | undefined, compressor: CodecConfig | null, elementSize: number): boolean {
+  return filter?.id === 'shuffle' && (filter.elementsize ?? elementSize) === 2 && compressor?.id === 'zstd';
+}
+
+/** Builds the chunk codec of an array from its `.zarray` codec settings. */
+export async function createChunkCodec(codecs: StorageCodecs, elementSize: number): Promise<ChunkCodec> {
+  const configs = [...(codecs.filters ?? []), ...(codecs.compressor ? [codecs.compressor] : [])];
+  const steps = await Promise.all(configs.map((c) => loadCodec(c, elementSize)));
+  const decoders: ((b: Uint8Array) => Uint8Array | Promise<Uint8Array>)[] = steps.map((step) => (b) => step.decode(b));
+  const filters = codecs.filters ?? [];
+  if (isShuffledZstd16(filters[filters.length - 1], codecs.compressor, elementSize)) {
+    decoders.splice(decoders.length - 2, 2, zstdUnshuffle16);
+  }
+  return {
+    async encode(bytes) {
+      let out = bytes;
+      for (const step of steps) out = await step.encode(out);
+      return out;
+    },
+    async decode(bytes) {
+      let out = bytes;
+      for (let i = decoders.length - 1; i >= 0; i--) out = await decoders[i](out);
+      return out;
+    },
+  };
+}

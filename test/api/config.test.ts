@@ -1,0 +1,73 @@
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { ValidationError } from '../../src/errors.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('loadConfig', () => {
+  it('fills defaults and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      docsUrl: 'https://svc.example/docs',
+      version: pkg.version,
+      upstreamTimeoutMs: 30_000,
+      limits: { secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 50 },
+      geocoder: { kind: 'embedded' },
+      modelServiceUrl: undefined,
+      computeThreads: availableParallelism(),
+      logLevel: 'info',
+    });
+    expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.limits)).toBe(true);
+  });
+
+  it('reads SVC_* variables', () => {
+    const config = loadConfig({
+      SVC_PORT: '9000', SVC_HOST: '0.0.0.0', SVC_DATA_DIR: '/srv/data', SVC_DOCS_URL: 'https://api.example.be/docs/',
+      SVC_UPSTREAM_TIMEOUT_MS: '5000', SVC_RATE_SK_PER_MIN: '100', SVC_RATE_PK_PER_MIN: '10', SVC_REPORTS_PER_DAY: '3',
+      SVC_GEOCODER: 'https://geo.example/v1', SVC_GEOCODER_TIMEOUT_MS: '1500', SVC_MODEL_SERVICE_URL: 'http://127.0.0.1:7000',
+      SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
+      upstreamTimeoutMs: 5000, limits: { secretPerMin: 100, publishablePerMin: 10, reportsPerDay: 3 },
+      geocoder: { kind: 'http', url: 'https://geo.example/v1', timeoutMs: 1500 }, modelServiceUrl: 'http://127.0.0.1:7000',
+      computeThreads: 3, logLevel: 'warn',
+    });
+  });
+
+  it('applies overrides after the environment, ignoring undefined ones', () => {
+    const config = loadConfig({ SVC_PORT: '9000' }, { port: undefined, host: 'localhost', limits: { reportsPerDay: 7 } });
+    expect(config.port).toBe(9000);
+    expect(config.host).toBe('localhost');
+    expect(config.limits).toEqual({ secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 7 });
+  });
+
+  it('resolves a relative data directory and puts the default database in it', () => {
+    const config = loadConfig({}, { dataDir: 'some/rel' });
+    expect(config.dataDir).toBe(resolve('some/rel'));
+    expect(config.dbFile).toBe(join(resolve('some/rel'), 'svc.sqlite'));
+  });
+
+  it.each([
+    [{ SVC_PORT: 'eighty' }, 'SVC_PORT'],
+    [{ SVC_PORT: '70000' }, 'SVC_PORT'],
+    [{ SVC_DOCS_URL: 'svc.example/docs' }, 'SVC_DOCS_URL'],
+    [{ SVC_DOCS_URL: 'https://svc.example/docs#x' }, 'SVC_DOCS_URL'],
+    [{ SVC_UPSTREAM_TIMEOUT_MS: '0' }, 'SVC_UPSTREAM_TIMEOUT_MS'],
+    [{ SVC_RATE_SK_PER_MIN: '-1' }, 'SVC_RATE_SK_PER_MIN'],
+    [{ SVC_GEOCODER: 'ftp://geo' }, 'SVC_GEOCODER'],
+    [{ SVC_MODEL_SERVICE_URL: 'nope' }, 'SVC_MODEL_SERVICE_URL'],
+    [{ SVC_COMPUTE_THREADS: '0' }, 'SVC_COMPUTE_THREADS'],
+    [{ SVC_LOG_LEVEL: 'loud' }, 'SVC_LOG_LEVEL'],
+  ])('rejects %j naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ValidationError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/util/paths.js';
+import { fixtureDataDir } from '../helpers/fixtures.js';
+
+const run = promisify(execFile);
+const SVC = join(PROJECT_ROOT, 'bin', 'svc.js');
+
+/** Runs the compiled CLI; resolves with exit code and output, never rejects. */
+async function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [SVC, ...args], { maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe('svc command line', () => {
+  let root: string;
+  let data: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+    data = await fixtureDataDir();
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('lists its commands and rejects unknown ones', async () => {
+    const help = await svc('help');
+    expect(help.code).toBe(0);
+    for (const word of ['data generate', 'stats', 'precompute', 'keys create', 'serve', 'demo']) {
+      expect(help.stdout).toContain(word);
+    }
+    const unknown = await svc('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it.each([
+    [['data', 'generate'], 'Choose exactly one of --demo, --fixture, --bench'],
+    [['data', 'generate', '--demo', '--bench'], 'Choose exactly one'],
+    [['data', 'generate', '--fixture', '--seed=-3'], '--seed must be an integer'],
+    [['data', 'generate', '--fixture', '--seed', 'abc'], '--seed must be an integer'],
+    [['data', 'generate', '--fixture', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['stats', '--lat', '50.8', '--lon', '4.3'], '--data DIR is required'],
+    [['stats', '--data', 'x', '--lat', '95', '--lon', '4.3'], 'out of range'],
+    [['stats', '--data', 'x', '--lat', 'north', '--lon', '4.3'], '--lat must be a number'],
+    [['stats', '--data', 'x', '--lat', '50.8', '--lon', '4.3', '--radius', '51'], '--radius must be 5 to 50'],
+    [['stats', '--data', 'x', '--lat', '50.8', '--lon', '4.3', '--metrics', 'air,noise'], '--metrics takes'],
+    [['precompute', '--data', 'x', '--city', 'paris'], "Unknown city 'paris'"],
+  ])('rejects %j with a clear message and exit code 2', async (args, message) => {
+    const result = await svc(...args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('answers outside coverage and a missing store with exit code 1', async () => {
+    const paris = await svc('stats', '--data', data, '--lat', '48.8566', '--lon', '2.3522');
+    expect(paris.code).toBe(1);
+    expect(paris.stderr).toContain('outside every covered area');
+    const missing = await svc('stats', '--data', join(root, 'nothing'), '--lat', '50.8467', '--lon', '4.3525');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nothing/);
+  });
+
+  it('reports a corrupt store without crashing', async () => {
+    const copy = join(root, 'corrupt');
+    await cp(join(data, 'ghent'), join(copy, 'ghent'), { recursive: true });
+    await writeFile(join(copy, 'ghent', '.zmetadata'), '{ not json');
+    const result = await svc('stats', '--data', copy, '--lat', '51.0546', '--lon', '3.7215');
+    expect(result.code).toBe(1);
+    expect(result.stderr).not.toMatch(/at .*\.js:\d+/); // a message, not a stack trace
+  });
+
+  it('prints the statistics envelope of a location', async () => {
+    const result = await svc('stats', '--data', data, '--lat', '51.0546', '--lon', '3.7215', '--metrics', 'air');
+    expect(result.code).toBe(0);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope.city).toEqual({ id: 'ghent', name: 'Ghent', country: 'BE' });
+    expect(envelope.meta.dataset).toBe('ghent');
+    expect(envelope.meta.metrics).toEqual(['air']);
+    expect(envelope.air.rating).toBeGreaterThanOrEqual(0);
+    const wind = await svc('stats', '--data', data, '--lat', '51.0546', '--lon', '3.7215', '--metrics', 'wind');
+    expect(wind.code).toBe(1);
+    expect(wind.stderr).toContain('does not model wind');
+  });
+
+  it('precomputes a city, resuming after an interruption', async () => {
+    const copy = join(root, 'precompute');
+    await cp(join(data, 'ghent'), join(copy, 'ghent'), { recursive: true });
+    const first = await svc('precompute', '--data', copy, '--city', 'ghent', '--threads', '1');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Precomputed \d+ cells \(\d+ chunk rows, 0 resumed\)/);
+    const attrs = JSON.parse(await readFile(join(copy, 'ghent.precomputed', '.zattrs'), 'utf8'));
+    expect(attrs.references.air_benchmark.locations).toBe(4);
+    const grid = await readFile(join(copy, 'ghent.precomputed', 'air_rating', '.zarray'), 'utf8');
+    expect(JSON.parse(grid).dtype).toBe('<f4');
+
+    // Simulate an interrupted run: a partial directory holding the first chunk row only.
+    const again = join(root, 'resume');
+    await cp(join(data, 'ghent'), join(again, 'ghent'), { recursive: true });
+    const partial = join(again, 'ghent.precompute-partial');
+    const { computeDataset } = await import('../../src/compute/dataset-cache.js');
+    const { createLocalCompute } = await import('../../src/compute/local-compute.js');
+    const { PRECOMPUTE_GRIDS } = await import('../../src/compute/precompute-row.js');
+    const ds = await computeDataset(again, 'ghent');
+    const compute = await createLocalCompute({ dataDir: again, threads: 1 });
+    try {
+      const row = await compute.precomputeRow('ghent', 0);
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(partial, { recursive: true });
+      await writeFile(join(partial, 'manifest.json'),
+        JSON.stringify({ content_version: ds.reader.attrs.content_version, grids: PRECOMPUTE_GRIDS }));
+      const parts = PRECOMPUTE_GRIDS.map((g) => row.grids[g]);
+      const bytes = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) { bytes.set(p, at); at += p.length; }
+      await writeFile(join(partial, 'row-00000.bin'), new Uint8Array(bytes.buffer));
+    } finally {
+      await compute.close();
+    }
+    const resumed = await svc('precompute', '--data', again, '--city', 'ghent', '--threads', '1');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/1 resumed/);
+    const a = await readFile(join(copy, 'ghent.precomputed', 'air_rating', '0', '0'));
+    const b = await readFile(join(again, 'ghent.precomputed', 'air_rating', '0', '0'));
+    expect(Buffer.compare(a, b)).toBe(0);
+  });
+});

@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeDataset } from '../../src/compute/dataset-cache.js';
+import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { planSample } from '../../src/compute/sample-plan.js';
+import type { StatsRequest } from '../../src/compute/compute-types.js';
+import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
+import { aggregateHours } from '../../src/stats/aggregate.js';
+import { computeStatistics } from '../../src/stats/statistics.js';
+import { fixtureDataDir } from '../helpers/fixtures.js';
+
+/** The reference answer: the same sample decoded in TypeScript and run through the reference statistics. */
+async function reference(dataDir: string, request: StatsRequest) {
+  const ds = await computeDataset(dataDir, request.dataset);
+  const { sample } = planSample(ds, request);
+  const block = await ds.reader.readCellsDecoded(ds.reader.fields, sample.cells);
+  const aggregates = aggregateHours(block.values, ds.reader.hours, sample.cells.length);
+  return { sample, blocks: computeStatistics(aggregates, ds.calendar) };
+}
+
+describe('local compute pool', () => {
+  let dataDir: string;
+  let compute: LocalCompute;
+  let splitting: LocalCompute;
+
+  beforeAll(async () => {
+    dataDir = await fixtureDataDir();
+    compute = await createLocalCompute({ dataDir, threads: 2, allowFaultInjection: true });
+    splitting = await createLocalCompute({ dataDir, threads: 2, splitMinChunks: 2 });
+  });
+  afterAll(async () => {
+    await compute.close();
+    await splitting.close();
+  });
+
+  const cases: [string, StatsRequest][] = [
+    ['a point in Brussels', { dataset: 'brussels_extended', lat: 50.8467, lon: 4.3525 }],
+    ['a 50 m radius in Brussels', { dataset: 'brussels_extended', lat: 50.8462, lon: 4.3540, radius_m: 50 }],
+    ['a point in Ghent (air only)', { dataset: 'ghent', lat: 51.0546, lon: 3.7215 }],
+    ['a nationwide point', { dataset: 'belgium_lowres', lat: 50.6326, lon: 5.5797, radius_m: 30 }],
+  ];
+
+  for (const [name, request] of cases) {
+    it(`matches the reference statistics for ${name}`, async () => {
+      const expected = await reference(dataDir, request);
+      const result = await compute.computeStats(request);
+      expect(result.blocks).toEqual(expected.blocks);
+      expect(result.n_cells).toBe(expected.sample.cells.length);
+      expect(result.sampling).toBe(expected.sample.sampling);
+      expect(result.hours).toBe(8760);
+      expect(result.reference_year).toBe(2023);
+    });
+  }
+
+  it('gives the same answer when a query is split across threads', async () => {
+    const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8462, lon: 4.354, radius_m: 50 };
+    const whole = await compute.computeStats(request);
+    const split = await splitting.computeStats(request);
+    expect(split.blocks).toEqual(whole.blocks);
+    expect(split.n_cells).toBe(whole.n_cells);
+  });
+
+  it('omits blocks the dataset does not model', async () => {
+    const ghent = await compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 });
+    expect(Object.keys(ghent.blocks)).toEqual(['air']);
+    const lowres = await compute.computeStats({ dataset: 'belgium_lowres', lat: 50.6326, lon: 5.5797 });
+    expect(Object.keys(lowres.blocks).sort()).toEqual(['air', 'thermal']);
+  });
+
+  it('rejects bad requests with service errors', async () => {
+    await expect(compute.computeStats({ dataset: '../etc', lat: 50.8, lon: 4.3 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(compute.computeStats({ dataset: 'brussels_extended', lat: 50.0, lon: 4.3 })).rejects.toBeInstanceOf(
+      OutsideCoverageError,
+    );
+  });
+
+  it('fails only the task of a crashing thread and keeps serving', async () => {
+    await expect(compute.runTask({ kind: 'fault', action: 'exit' })).rejects.toBeInstanceOf(UpstreamError);
+    const after = await compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 });
+    expect(after.blocks.air).toBeDefined();
+  });
+
+  it('refuses fault injection in pools that do not allow it', async () => {
+    await expect(splitting.runTask({ kind: 'fault', action: 'throw' })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('cancels queued work through an AbortSignal', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 }, controller.signal),
+    ).rejects.toThrow();
+  });
+
+  it('reports the dataset content version for cache keys', async () => {
+    const version = await compute.datasetVersion('brussels_extended');
+    const ds = await computeDataset(join(dataDir), 'brussels_extended');
+    expect(version).toBe(ds.version);
+    expect(version).toMatch(/^m\d+-[0-9a-f]{12}/);
+  });
+});
