@@ -6,7 +6,8 @@
  * - warm: the same location answered from the statistics cache (SQLite lookup + envelope assembly from stored JSON);
  * - split: one cold 50 m query replayed stage by stage on this thread (file read, decode, kernel, assemble).
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CITIES } from '../src/cities/catalog.js';
@@ -24,8 +25,6 @@ import { BENCH_RECT } from '../src/model/presets.js';
 import { statsCacheKey } from '../src/services/cache-keys.js';
 import { SqliteStatsCache, toCachedStats } from '../src/services/stats-cache.js';
 import { statsEnvelope } from '../src/services/stats-envelope.js';
-import { createChunkCodec } from '../src/store/codecs.js';
-import type { HourlyField } from '../src/store/dataset-types.js';
 import { hourlyChunkKey } from '../src/store/zarr-metadata.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import type { BenchResult } from './registry.js';
@@ -52,31 +51,27 @@ async function timeRuns(n: number, fn: () => Promise<unknown>): Promise<number[]
   return out;
 }
 
-/** Replays one cold query stage by stage on this thread; returns milliseconds per stage. */
+/**
+ * Replays one cold query stage by stage on this thread, the way a compute thread runs it (kernel-run.ts): blocking
+ * read of each stored frame, zstd + unshuffle straight into kernel memory, phase A, then phase B and the envelope.
+ */
 async function splitStages(dataDir: string, request: StatsRequest): Promise<Record<string, number>> {
   const ds = await computeDataset(dataDir, DATASET);
   const { chunks } = planSample(ds, request);
-  const codecs = new Map<HourlyField, Awaited<ReturnType<typeof createChunkCodec>>>();
-  for (const f of ds.reader.fields) {
-    const zarray = JSON.parse(await readFile(join(dataDir, DATASET, f, '.zarray'), 'utf8'));
-    codecs.set(f, await createChunkCodec({ filters: zarray.filters, compressor: zarray.compressor }, 2));
-  }
   const kernel = await loadStatsKernel();
   const stage = { read_ms: 0, decode_ms: 0, kernel_ms: 0, assemble_ms: 0 };
   kernel.begin(ds.reader.hours, ds.reader.fields, datasetEncodings(ds), ds.calendar);
   for (const sel of chunks) {
-    const data: Partial<Record<HourlyField, Int16Array>> = {};
     for (const f of ds.reader.fields) {
       let t = performance.now();
-      const bytes = await readFile(join(dataDir, DATASET, hourlyChunkKey(f, sel.chunkRow, sel.chunkCol)));
+      const frame = readFileSync(join(dataDir, DATASET, hourlyChunkKey(f, sel.chunkRow, sel.chunkCol)));
       stage.read_ms += performance.now() - t;
       t = performance.now();
-      const raw = await codecs.get(f)!.decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      data[f] = new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength / 2);
+      kernel.loadShuffledChunk(f, sel.mask.length, frame);
       stage.decode_ms += performance.now() - t;
     }
     const t = performance.now();
-    kernel.addChunk(data, sel.mask);
+    kernel.addChunkViews(sel.mask);
     stage.kernel_ms += performance.now() - t;
   }
   const t = performance.now();

@@ -12,11 +12,13 @@ import { openDatabase, type Database } from './db/database.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
 import { createEmbeddedGeocoder, createHttpGeocoder, type Geocoder } from './geocode/geocoder.js';
+import { CachedKeyLookup } from './keys/cached-key-lookup.js';
 import { SqliteKeyStore } from './keys/key-store.js';
 import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
 import { systemClock } from './services/clock.js';
 import { HistoricalService, type ServiceLogger } from './services/historical-service.js';
 import { LiveService } from './services/live-service.js';
+import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 
 /** The geocoder the configuration selects. */
@@ -64,7 +66,8 @@ export async function createServer(config: Config): Promise<Server> {
     const historical = new HistoricalService({
       backend: compute,
       geocoder,
-      cache: new SqliteStatsCache(db),
+      // Hot locations from memory; every result is also kept in SQLite (shared with other processes, kept on restart).
+      cache: new MemoryStatsCache(new SqliteStatsCache(db)),
       clock: systemClock,
       timeoutMs: config.upstreamTimeoutMs,
       computeVersion: `${config.version}+${KERNEL_VERSION}`,
@@ -77,7 +80,9 @@ export async function createServer(config: Config): Promise<Server> {
     cleanups.push(() => modelService.close());
     const live = new LiveService({ model: modelService.client, geocoder, clock: systemClock });
     const keys = new SqliteKeyStore(db);
-    const app = await buildApp({ config, keys, geocoder, historical, live, clock: systemClock });
+    // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
+    const lookup = new CachedKeyLookup(keys, { now: systemClock.now });
+    const app = await buildApp({ config, keys: lookup, geocoder, historical, live, clock: systemClock });
     log = app.log;
     await app.ready();
 

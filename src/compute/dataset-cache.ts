@@ -9,7 +9,8 @@ import { NATIONWIDE } from '../cities/catalog.js';
 import { DatasetError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
-import type { DatasetReader } from '../store/dataset-types.js';
+import { isShuffledZstd16, type CodecConfig } from '../store/codecs.js';
+import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 
 /** Dataset ids are lowercase words; anything else never reaches the filesystem. */
@@ -34,6 +35,21 @@ export interface ComputeDataset {
   readonly references: CityReferences;
   /** Content version plus the references' version: what cached results depend on. */
   readonly version: string;
+  /** Fields stored with the default codecs (shuffle + zstd): decoded straight into kernel memory. */
+  readonly directFields: ReadonlySet<HourlyField>;
+}
+
+/** The fields whose chunks are one shuffled-int16 zstd frame (read from each array's `.zarray`). */
+async function directDecodableFields(dir: string, fields: readonly HourlyField[]): Promise<Set<HourlyField>> {
+  const direct = new Set<HourlyField>();
+  for (const field of fields) {
+    const zarray = JSON.parse(await readFile(join(dir, field, '.zarray'), 'utf8')) as {
+      filters: CodecConfig[] | null; compressor: CodecConfig | null;
+    };
+    const filters = zarray.filters ?? [];
+    if (filters.length === 1 && isShuffledZstd16(filters[0], zarray.compressor, 2)) direct.add(field);
+  }
+  return direct;
 }
 
 /** Directory of a dataset's precomputed statistics grids and references. */
@@ -72,8 +88,9 @@ async function open(dataDir: string, id: string): Promise<ComputeDataset> {
   const refVersion = Object.keys(references).length > 0
     ? `+r${createHash('sha256').update(JSON.stringify(references)).digest('hex').slice(0, 8)}`
     : '';
+  const directFields = await directDecodableFields(reader.dir, reader.fields);
   return {
-    id, reader, outdoor, calendar, references, nationwide: id === NATIONWIDE.dataset,
+    id, reader, outdoor, calendar, references, directFields, nationwide: id === NATIONWIDE.dataset,
     version: `${reader.attrs.content_version}${refVersion}`,
   };
 }

@@ -5,25 +5,22 @@
  * src/stats/air.ts, wind.ts and thermal.ts: score and limiting pollutants, best and worst month, limiting seasons.
  */
 import { DatasetError } from '../errors.js';
-import type { AirBenchmarkRef } from '../stats/air.js';
-import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel, type Pollutant } from '../stats/belaqi.js';
+import { benchmarkBlock, perPollutant, type AirBenchmarkRef } from '../stats/air.js';
+import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel } from '../stats/belaqi.js';
 import {
-  monthlyValues, WIND_CLASS_LABELS, type AirBlock, type PerPollutant, type PerSeason, type ThermalBlock,
+  monthlyValues, WIND_CLASS_LABELS, type AirBlock, type ThermalBlock,
   type WindBlock, type WindClassLabel,
 } from '../stats/blocks.js';
 import { SEASONS, type Season } from '../stats/calendar.js';
 import { firstMaxIndex, firstMinIndex, roundHalfUp, roundOrNull } from '../stats/numeric.js';
 import { scoreLabel, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
-import { OUTDOOR_SEASONS } from '../stats/thermal.js';
+import { OUTDOOR_SEASONS, perSeason, summerNightVsCity } from '../stats/thermal.js';
 import { R, RA, RT, RW } from './kernel-layout.js';
 
 /** A result slot as a nullable number. */
 const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
 /** `count` consecutive result slots from `at`. */
 const slots = (r: Float64Array, at: number, count: number): number[] => Array.from(r.subarray(at, at + count));
-/** A per-pollutant object in `POLLUTANTS` order. */
-const perPollutant = <T>(value: (i: number) => T): PerPollutant<T> =>
-  ({ no2: value(0), pm25: value(1), pm10: value(2) }) satisfies Record<Pollutant, T>;
 
 /** The air block from the results, or `undefined` when no hour is graded. */
 export function airBlockFromResults(r: Float64Array, benchmark?: AirBenchmarkRef): AirBlock | undefined {
@@ -64,20 +61,6 @@ export function airBlockFromResults(r: Float64Array, benchmark?: AirBenchmarkRef
   };
 }
 
-/** The benchmark object, validated as the reference does (air.ts `benchmarkBlock`). */
-function benchmarkBlock(goodPct: number, ref: AirBenchmarkRef): AirBlock['benchmark'] {
-  if (!Number.isFinite(ref.good_pct) || ref.good_pct < 0 || ref.good_pct > 100) {
-    throw new DatasetError(`Air benchmark share must be a percentage, got ${ref.good_pct}.`);
-  }
-  if (!Number.isInteger(ref.locations) || ref.locations < 1) {
-    throw new DatasetError(`Air benchmark needs at least one reference location, got ${ref.locations}.`);
-  }
-  return {
-    city_good_pct: roundHalfUp(ref.good_pct, 1),
-    difference_pct: roundHalfUp(goodPct - ref.good_pct, 1),
-    locations: ref.locations,
-  };
-}
 
 /** The wind block from the results, or `undefined` when no hour has a mean Ucomfort. */
 export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
@@ -106,11 +89,6 @@ export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
   };
 }
 
-/** A per-season object of rounded percentages. */
-function perSeason(values: readonly (number | null)[]): PerSeason {
-  return { winter: roundOrNull(values[0], 1), spring: roundOrNull(values[1], 1), summer: roundOrNull(values[2], 1),
-    autumn: roundOrNull(values[3], 1) };
-}
 
 /**
  * The thermal block from the results, or `undefined` when there is no hour with data or no daytime hour in an outdoor
@@ -129,13 +107,7 @@ export function thermalBlockFromResults(r: Float64Array, citySummerNightMeanC?: 
   const score = Math.min(...subscores.filter((v): v is number => v !== null));
   const limiting = SEASONS.filter((_, s) => subscores[s] === score);
   const nightMean = nul(r[t + RT.NIGHT_MEAN]);
-  let vsCity: number | undefined;
-  if (citySummerNightMeanC !== undefined && nightMean !== null) {
-    if (!Number.isFinite(citySummerNightMeanC)) {
-      throw new DatasetError(`City summer night reference must be finite, got ${citySummerNightMeanC}.`);
-    }
-    vsCity = nightMean - citySummerNightMeanC;
-  }
+  const vsCity = summerNightVsCity(nightMean, citySummerNightMeanC);
   return {
     rating: roundHalfUp(r[t + RT.RATING], 1),
     score,

@@ -11,7 +11,7 @@ import { workerPath } from '../util/paths.js';
 import type { ComputeBackend, StatsComputation, StatsRequest } from './compute-types.js';
 import { computeDataset } from './dataset-cache.js';
 import type { BlocksValue, ChunkSelection, ComputeReply, ComputeTask, PrecomputeRowValue } from './protocol.js';
-import { planSample } from './sample-plan.js';
+import { computationOf, planSample } from './sample-plan.js';
 
 /** Below this many chunks a query runs in one thread: splitting would cost more than it saves. */
 export const SPLIT_MIN_CHUNKS = 12;
@@ -34,10 +34,6 @@ export interface LocalCompute extends ComputeBackend {
   runTask<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
   /** Point statistics of every outdoor cell of one chunk row (the precompute's unit of work). */
   precomputeRow(dataset: string, chunkRow: number, signal?: AbortSignal): Promise<PrecomputeRowValue>;
-}
-
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Splits `items` into at most `parts` contiguous, nearly equal slices. */
@@ -96,19 +92,7 @@ export async function createLocalCompute(options: LocalComputeOptions): Promise<
       if (threads === 1 || chunks.length < splitMin) {
         return runTask<StatsComputation>({ kind: 'stats', dataDir, request }, signal);
       }
-      const blocks = await splitStats(request, chunks, signal);
-      return {
-        dataset: ds.id,
-        reference_year: ds.reader.attrs.reference_year,
-        content_version: ds.version,
-        sampling: sample.sampling,
-        ...(sample.distance_m !== undefined ? { distance_m: sample.distance_m } : {}),
-        ...(sample.radius_m !== undefined ? { radius_m: sample.radius_m } : {}),
-        n_cells: sample.cells.length,
-        hours: ds.reader.hours,
-        generated_utc: isoSeconds(new Date()),
-        blocks,
-      };
+      return computationOf(ds, sample, await splitStats(request, chunks, signal));
     },
     precomputeRow(dataset, chunkRow, signal) {
       return runTask<PrecomputeRowValue>({ kind: 'precompute-row', dataDir, dataset, chunkRow }, signal);

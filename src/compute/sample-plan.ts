@@ -6,8 +6,8 @@ import { wgs84ToLambert72 } from '../geo/crs.js';
 import { sampleCells, type Sample } from '../sampling/sampling.js';
 import { groupCellsByChunk } from '../store/cell-gather.js';
 import type { ComputeDataset } from './dataset-cache.js';
-import type { StatsRequest } from './compute-types.js';
-import type { ChunkSelection } from './protocol.js';
+import type { StatsComputation, StatsRequest } from './compute-types.js';
+import type { BlocksValue, ChunkSelection } from './protocol.js';
 
 /** The sample of a request and the chunk selections that cover it, in chunk order. */
 export interface SamplePlan {
@@ -26,4 +26,20 @@ export function planSample(ds: ComputeDataset, request: StatsRequest): SamplePla
     return { chunkRow: group.chunkRow, chunkCol: group.chunkCol, mask };
   });
   return { sample, chunks };
+}
+
+/** The result of a computation over `sample` of `ds` (the meta the envelope reports, plus the blocks). */
+export function computationOf(ds: ComputeDataset, sample: Sample, blocks: BlocksValue): StatsComputation {
+  return {
+    dataset: ds.id,
+    reference_year: ds.reader.attrs.reference_year,
+    content_version: ds.version,
+    sampling: sample.sampling,
+    ...(sample.distance_m !== undefined ? { distance_m: sample.distance_m } : {}),
+    ...(sample.radius_m !== undefined ? { radius_m: sample.radius_m } : {}),
+    n_cells: sample.cells.length,
+    hours: ds.reader.hours,
+    generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    blocks,
+  };
 }

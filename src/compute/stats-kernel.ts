@@ -12,6 +12,7 @@ import type { StatBlocks } from '../stats/blocks.js';
 import type { Calendar } from '../stats/calendar.js';
 import type { HourlyAggregates } from '../stats/hourly-aggregates.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
+import { zstdDecompressInto } from '../store/codec-zstd.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
 import { readAggregates } from './kernel-aggregates.js';
 import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
@@ -104,6 +105,24 @@ export class StatsKernel {
     if (!Number.isInteger(cells) || cells < 1) throw new ValidationError(`A chunk needs at least one cell, got ${cells}.`);
     this.#shape(c, cells);
     return new Int16Array(this.#x.memory.buffer, c.regions.chunks[field], c.hours * cells);
+  }
+
+  /**
+   * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes (the datasets'
+   * default codecs) — straight into the field's chunk view: zstd writes scratch memory above every region, the SIMD
+   * unshuffle writes the chunk region. Throws `DatasetError` when the frame does not decode to hours × cells values.
+   */
+  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
+    const bytes = this.chunkView(field, cells).byteLength;
+    const c = this.#computation();
+    const src = (c.regions.end + 15) & ~15;
+    ensureMemory(this.#x.memory, src + bytes);
+    try {
+      zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
+    } catch (cause) {
+      throw new DatasetError(`A stored ${field} chunk is corrupt or truncated (${(cause as Error).message}).`, { cause });
+    }
+    this.#x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
   }
 
   /** Accumulates the chunk the caller wrote into every field's `chunkView`; `cellMask` marks the selected cells. */

@@ -3,12 +3,11 @@
  * returned as data (`ComputeReply`), never thrown across the thread boundary.
  */
 import { errorToData, ValidationError } from '../errors.js';
-import type { StatsComputation } from './compute-types.js';
 import { computeDataset, referenceOptions } from './dataset-cache.js';
 import { accumulateSelections } from './kernel-run.js';
 import { precomputeRow } from './precompute-row.js';
-import type { BlocksValue, ComputeReply, ComputeTask } from './protocol.js';
-import { planSample } from './sample-plan.js';
+import type { ComputeReply, ComputeTask } from './protocol.js';
+import { computationOf, planSample } from './sample-plan.js';
 import { loadStatsKernel } from './stats-kernel.js';
 
 /** Whether this thread accepts fault-injection tasks (set from the pool's workerData). */
@@ -19,10 +18,6 @@ export function allowFaults(allowed: boolean): void {
   faultsAllowed = allowed;
 }
 
-function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 async function run(task: ComputeTask): Promise<unknown> {
   switch (task.kind) {
     case 'stats': {
@@ -30,20 +25,7 @@ async function run(task: ComputeTask): Promise<unknown> {
       const { sample, chunks } = planSample(ds, task.request);
       const kernel = await loadStatsKernel();
       await accumulateSelections(ds, kernel, chunks);
-      const blocks: BlocksValue = kernel.finish(referenceOptions(ds));
-      const result: StatsComputation = {
-        dataset: ds.id,
-        reference_year: ds.reader.attrs.reference_year,
-        content_version: ds.version,
-        sampling: sample.sampling,
-        ...(sample.distance_m !== undefined ? { distance_m: sample.distance_m } : {}),
-        ...(sample.radius_m !== undefined ? { radius_m: sample.radius_m } : {}),
-        n_cells: sample.cells.length,
-        hours: ds.reader.hours,
-        generated_utc: isoSeconds(new Date()),
-        blocks,
-      };
-      return result;
+      return computationOf(ds, sample, kernel.finish(referenceOptions(ds)));
     }
     case 'accumulate': {
       const ds = await computeDataset(task.dataDir, task.dataset);

@@ -134,12 +134,12 @@ function tallyAir(air: AirHourly, calendar: Calendar): AirTally {
 }
 
 /** Builds a per-pollutant object in `POLLUTANTS` order from a function of the pollutant index. */
-function perPollutant<T>(value: (i: number) => T): PerPollutant<T> {
+export function perPollutant<T>(value: (i: number) => T): PerPollutant<T> {
   return { no2: value(0), pm25: value(1), pm10: value(2) } satisfies Record<Pollutant, T>;
 }
 
 /** The benchmark object: the reference share, the difference (location minus reference) and the reference size. */
-function benchmarkBlock(goodPct: number, ref: AirBenchmarkRef): AirBlock['benchmark'] {
+export function benchmarkBlock(goodPct: number, ref: AirBenchmarkRef): AirBlock['benchmark'] {
   if (!Number.isFinite(ref.good_pct) || ref.good_pct < 0 || ref.good_pct > 100) {
     throw new DatasetError(`Air benchmark share must be a percentage, got ${ref.good_pct}.`);
   }

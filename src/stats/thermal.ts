@@ -123,7 +123,7 @@ function tallyThermal(thermal: ThermalHourly, calendar: Calendar): ThermalTally 
 }
 
 /** Location minus the coverage-wide reference, or `undefined` when either is missing. */
-function summerNightVsCity(mean: number | null, reference: number | undefined): number | undefined {
+export function summerNightVsCity(mean: number | null, reference: number | undefined): number | undefined {
   if (reference === undefined || mean === null) return undefined;
   if (!Number.isFinite(reference)) {
     throw new DatasetError(`City summer night reference must be finite, got ${reference}.`);
@@ -132,7 +132,7 @@ function summerNightVsCity(mean: number | null, reference: number | undefined): 
 }
 
 /** A per-season object (winter, spring, summer, autumn) of rounded percentages, `null` for a season without hours. */
-function perSeason(values: readonly (number | null)[]): PerSeason {
+export function perSeason(values: readonly (number | null)[]): PerSeason {
   return { winter: roundOrNull(values[0], 1), spring: roundOrNull(values[1], 1), summer: roundOrNull(values[2], 1),
     autumn: roundOrNull(values[3], 1) };
 }

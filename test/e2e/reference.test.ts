@@ -62,6 +62,9 @@ describe('public endpoints over HTTP', () => {
     const again = await e2e.get('/v1/scales', undefined, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
+    // A bodiless 304 announces no length or type of its own (a stray `Content-Length` stalls strict clients).
+    expect(again.headers.get('content-length')).toBeNull();
+    expect(again.headers.get('content-type')).toBeNull();
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('cache-control')).toBe('public, max-age=3600');
     expect((await e2e.get('/v1/scales', undefined, { 'if-none-match': 'W/"stale"' })).status).toBe(200);

@@ -3,6 +3,7 @@
  * strong ETag over its exact bytes (one per `metric` filter); `If-None-Match` revalidation answers 304 without a body.
  */
 import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.js';
@@ -59,7 +60,7 @@ export const scalesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('cache-control', CACHE_CONTROL).header('etag', variant.etag);
       // No payload at all: a serialised `null` would announce `Content-Length: 4` on a bodiless 304 (RFC 9110 allows
       // only the length of the 200 body there), and clients that trust it wait for bytes that never come.
-      if (etagMatches(request.headers['if-none-match'], variant.etag)) return reply.code(304).send();
+      if (etagMatches(request.headers['if-none-match'], variant.etag)) return (reply as FastifyReply).code(304).send();
       // Sent as the exact bytes the ETag was computed over.
       return sendJsonText(reply, variant.body);
     },
