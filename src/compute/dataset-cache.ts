@@ -10,11 +10,9 @@ import { DatasetError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
 import { isShuffledZstd16, type CodecConfig } from '../store/codecs.js';
-import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
+import { isDatasetId, type DatasetReader, type HourlyField } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 
-/** Dataset ids are lowercase words; anything else never reaches the filesystem. */
-const DATASET_ID = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** City references computed by the whole-city precompute (absent until it ran). */
 export interface CityReferences {
@@ -99,7 +97,7 @@ const cache = new Map<string, Promise<ComputeDataset>>();
 
 /** The dataset `id` under `dataDir`, opened once per thread; a failed open is not cached. */
 export function computeDataset(dataDir: string, id: string): Promise<ComputeDataset> {
-  if (!DATASET_ID.test(id)) return Promise.reject(new ValidationError(`Invalid dataset id '${id}'.`));
+  if (!isDatasetId(id)) return Promise.reject(new ValidationError(`Invalid dataset id '${id}'.`));
   const key = `${dataDir}\u0000${id}`;
   let entry = cache.get(key);
   if (!entry) {

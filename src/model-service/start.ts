@@ -6,18 +6,21 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatasetError } from '../errors.js';
-import type { DatasetReader } from '../store/dataset-types.js';
+import { isDatasetId, type DatasetReader } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { createModelService, type ModelServiceOptions } from './model-service.js';
 import { listenModelService, modelServiceHandler, type ModelServiceLog, type RunningModelService } from './server.js';
 
-/** Opens every dataset directly under `dataDir`, in name order; a corrupt dataset fails the whole start. */
+/**
+ * Opens every dataset directly under `dataDir` (directories named like a dataset id and holding consolidated metadata),
+ * in name order; a corrupt dataset fails the whole start.
+ */
 export async function openDatasets(dataDir: string): Promise<DatasetReader[]> {
   const names = await readdir(dataDir).catch((cause: unknown) => {
     throw new DatasetError(`The data directory ${dataDir} cannot be read.`, { cause });
   });
   const readers: DatasetReader[] = [];
-  for (const name of names.sort()) {
+  for (const name of names.filter(isDatasetId).sort()) {
     const dir = join(dataDir, name);
     const marker = await stat(join(dir, '.zmetadata')).catch(() => undefined);
     if (marker?.isFile()) readers.push(await openDataset(dir));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/crs.js';
+import { LAMBERT72_EPSG, LAMBERT72_PROJ4, wgs84ToLambert72 } from '../geo/crs.js';
 import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
 import { createDatasetWriter } from '../store/zarr-writer.js';
 import { workerPath } from '../util/paths.js';
@@ -17,7 +17,7 @@ import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
 import { buildUtciGrid } from './utci-grid.js';
 
 /** Bumped whenever the model's output changes, so content versions (and caches) change with it. */
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
 /** The reference year every generated dataset describes. */
 export const REFERENCE_YEAR = 2023;
 /** Weather reference station (Uccle) for the synthetic weather year. */
@@ -75,7 +75,11 @@ export function planFeatures(plan: DatasetPlan, grid: GridGeometry, seed: number
   if (plan.model === 'lowres') return computeLowresFeatures(grid);
   const width = plan.rect.xmax - plan.rect.xmin;
   const height = plan.rect.ymax - plan.rect.ymin;
-  const layout = generateLayout(width, height, seed, { openCentre: plan.openCentre });
+  const openAt = (plan.landmarks ?? []).map(([lon, lat]): [number, number] => {
+    const [x, y] = wgs84ToLambert72(lon, lat);
+    return [x - plan.rect.xmin, y - plan.rect.ymin];
+  });
+  const layout = generateLayout(width, height, seed, { openCentre: plan.openCentre, openAt });
   return computeCellFeatures(layout, grid);
 }
 

@@ -67,8 +67,16 @@ function streetLines(length: number, rnd: Random, boulevards: boolean): Street[]
   return lines;
 }
 
+/** Options of `generateLayout`. */
+export interface LayoutOptions {
+  /** Clear the middle of the zone into one large square (the benchmark block). */
+  readonly openCentre?: boolean;
+  /** Points (zone coordinates, metres) that must be open ground: the blocks holding them become squares. */
+  readonly openAt?: readonly (readonly [number, number])[];
+}
+
 /** Generates the layout of a zone `width` × `height` metres, deterministic for a seed. */
-export function generateLayout(width: number, height: number, seed: number, options: { openCentre?: boolean } = {}): Layout {
+export function generateLayout(width: number, height: number, seed: number, options: LayoutOptions = {}): Layout {
   const rnd = createRandom(seed).fork('layout');
   const uStreets = streetLines(width, rnd, true);
   const vStreets = streetLines(height, rnd, true);
@@ -88,8 +96,16 @@ export function generateLayout(width: number, height: number, seed: number, opti
       });
     }
   }
-  if (options.openCentre) return openCentreLayout(width, height, uStreets, vStreets, blocks);
-  return { width, height, uStreets, vStreets, blocks };
+  const layout = options.openCentre
+    ? openCentreLayout(width, height, uStreets, vStreets, blocks)
+    : { width, height, uStreets, vStreets, blocks };
+  return options.openAt?.length ? openBlocksAt(layout, options.openAt) : layout;
+}
+
+/** The layout with every block that holds one of `points` turned into an open square. */
+function openBlocksAt(layout: Layout, points: readonly (readonly [number, number])[]): Layout {
+  const holds = (b: Block) => points.some(([u, v]) => u >= b.u0 && u <= b.u1 && v >= b.v0 && v <= b.v1);
+  return { ...layout, blocks: layout.blocks.map((b) => (holds(b) ? { ...b, open: true } : b)) };
 }
 
 /** A layout whose centre is one large open square (the benchmark block: a 50 m radius fully outdoor). */

@@ -1,4 +1,5 @@
 import { BRUSSELS_ZONE, GHENT_ZONE, NATIONWIDE_EXTENT, type ZoneRect } from '../cities/zones.js';
+import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { HourlyField } from '../store/dataset-types.js';
 
 /**
@@ -22,6 +23,13 @@ export interface DatasetPlan {
   readonly chunkCells: number;
   /** Street model only: clear the middle of the zone (benchmark block with a fully outdoor 50 m radius). */
   readonly openCentre?: boolean;
+  /** Street model only: landmark squares kept open, WGS 84 [lon, lat]. */
+  readonly landmarks?: readonly (readonly [number, number])[];
+}
+
+/** The landmark squares of a city as [lon, lat] pairs. */
+function landmarksOf(city: string): [number, number][] {
+  return (REFERENCE_LOCATIONS[city] ?? []).map((l) => [l.lon, l.lat]);
 }
 
 const ALL_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'];
@@ -40,11 +48,11 @@ export const BENCH_RECT: ZoneRect = {
 export function presetPlans(preset: Preset): DatasetPlan[] {
   const brussels = (resolution_m: number): DatasetPlan => ({
     id: 'brussels_extended', title: 'Brussels street-level model', model: 'street', rect: BRUSSELS_ZONE,
-    resolution_m, fields: ALL_FIELDS, chunkCells: 8,
+    resolution_m, fields: ALL_FIELDS, chunkCells: 8, landmarks: landmarksOf('brussels'),
   });
   const ghent = (resolution_m: number): DatasetPlan => ({
     id: 'ghent', title: 'Ghent street-level air model', model: 'street', rect: GHENT_ZONE,
-    resolution_m, fields: AIR_FIELDS, chunkCells: 8,
+    resolution_m, fields: AIR_FIELDS, chunkCells: 8, landmarks: landmarksOf('ghent'),
   });
   const belgium = (resolution_m: number): DatasetPlan => ({
     id: 'belgium_lowres', title: 'Belgium nationwide low-resolution model', model: 'lowres', rect: NATIONWIDE_EXTENT,

@@ -13,7 +13,7 @@ import type { Geocoder } from '../geocode/geocoder.js';
 import { checkCity } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { HourlyRecord, RecordsResponse } from '../model-service/contract.js';
-import type { ModelServiceClient } from '../model-service/client.js';
+import type { ModelQuery, ModelServiceClient } from '../model-service/client.js';
 import type { Clock } from './clock.js';
 import { LiveCache, liveCacheKey, type LiveProduct } from './live-cache.js';
 import { locate, type LocationParams } from './locate.js';
@@ -85,15 +85,30 @@ export class LiveService {
       const cached = this.#cache.get(cacheKey);
       cache = cached === undefined ? 'miss' : 'hit';
       response = cached?.response ?? (await this.#flights.run(cacheKey.id, async () => {
-        const fetched = await this.#deps.model.live(dataset, request);
+        const fetched = await this.#fetch('live', dataset, request, query.radius === undefined);
         this.#cache.put(cacheKey, fetched);
         return fetched;
       }));
     } else {
-      response = await this.#flights.run(cacheKey.id, () => this.#deps.model.forecast(dataset, request));
+      response = await this.#flights.run(cacheKey.id, () =>
+        this.#fetch('forecast', dataset, request, query.radius === undefined));
     }
     const body = this.#envelope(city, where.address, where.lat, where.lon, radius, response);
     return cache === undefined ? { body } : { body, cache };
+  }
+
+  /**
+   * Asks the model for records. With the default radius (the client gave none), a location whose 10 m circle holds no
+   * outdoor cell (inside a building) falls back to the nearest outdoor cells, as historical point queries do; an
+   * explicit radius is never widened (422).
+   */
+  async #fetch(kind: 'live' | 'forecast', dataset: string, request: ModelQuery, defaultRadius: boolean): Promise<RecordsResponse> {
+    try {
+      return await this.#deps.model[kind](dataset, request);
+    } catch (err) {
+      if (!defaultRadius || !(err instanceof OutsideCoverageError)) throw err;
+      return this.#deps.model[kind](dataset, { lat: request.lat, lon: request.lon });
+    }
   }
 
   /** The hourly-record envelope (spec: city, location, meta, hourly), as JSON text. */
@@ -106,6 +121,9 @@ export class LiveService {
         dataset: response.dataset,
         ...(response.resolution_m !== undefined ? { resolution_m: response.resolution_m } : {}),
         radius_m: radius,
+        ...(response.sampling === 'nearest_outdoor'
+          ? { sampling: response.sampling, ...(response.distance_m !== undefined ? { distance_m: response.distance_m } : {}) }
+          : {}),
         hours: hourly.length,
         retrieved_utc: new Date(this.#deps.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       },

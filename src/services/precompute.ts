@@ -16,7 +16,7 @@ import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
 import type { PrecomputeRowValue } from '../compute/protocol.js';
 import { ValidationError } from '../errors.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';
-import { REFERENCE_LOCATIONS } from './reference-locations.js';
+import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 
 /** Progress callbacks of `precomputeCity`. */
 export interface PrecomputeProgress {

@@ -128,3 +128,8 @@ export interface DatasetReader {
   /** Decoded hourly values of cells (CF decode kernel; NaN for fill). */
   readCellsDecoded(fields: readonly HourlyField[], cells: Int32Array): Promise<DecodedCellBlock>;
 }
+
+/** Dataset ids (and their directory names): lowercase words; siblings such as `<id>.precomputed` are not datasets. */
+export function isDatasetId(name: string): boolean {
+  return /^[a-z][a-z0-9_]{0,63}$/.test(name);
+}

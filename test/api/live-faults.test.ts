@@ -145,4 +145,24 @@ describe('live data passed through from the model service', () => {
     const app = await setup(server.url);
     expect(expectProblem(await get(app, `/realtime${QUERY}`), 'outside_coverage').detail).toBe(detail);
   });
+
+  it('falls back to the nearest outdoor cells only when the client left the radius to its default', async () => {
+    const detail = 'No outdoor grid cell lies within 10 m of the location (it is inside a building).';
+    const calls: string[] = [];
+    server = await startTestServer((req, res) => {
+      calls.push(req.url ?? '');
+      if ((req.url ?? '').includes('radius=')) return jsonHandler(422, { code: 'outside_coverage', status: 422, detail })(req, res);
+      return jsonHandler(200, {
+        dataset: 'brussels_extended', resolution_m: 10, sampling: 'nearest_outdoor', n_cells: 2, distance_m: 12.5,
+        issued: '2025-07-15T12:00:00Z', records: [record(LIVE_HOUR)],
+      })(req, res);
+    });
+    const app = await setup(server.url);
+    const defaulted = await get(app, `/forecast${QUERY}`);
+    expect(defaulted.statusCode).toBe(200);
+    expect(defaulted.json().meta).toMatchObject({ radius_m: 10, sampling: 'nearest_outdoor', distance_m: 12.5 });
+    expect(calls.some((u) => u.includes('radius=10'))).toBe(true);
+    expect(calls.some((u) => !u.includes('radius='))).toBe(true);
+    expectProblem(await get(app, `/forecast${QUERY}&radius=10`), 'outside_coverage');
+  });
 });

@@ -65,7 +65,10 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveOptions> = async (app, op
         },
       },
       async (request, reply) => {
-        const { address, lat, lon, radius } = request.query;
+        const { address, lat, lon } = request.query;
+        // The schema fills the documented default (10); the service must know whether the client chose it, because
+        // only a defaulted radius may fall back to the nearest outdoor cells.
+        const radius = new URL(request.url, 'http://local').searchParams.has('radius') ? request.query.radius : undefined;
         const result = await options.live.hourly(product, { address, lat, lon, radius }, request.apiKey!);
         // JSON text with the model's records verbatim: sent as is.
         return sendJsonText(result.cache === undefined ? reply : reply.header('x-cache', result.cache), result.body);

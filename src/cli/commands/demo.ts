@@ -41,7 +41,7 @@ export const demoCommand: Command = {
     try {
       const { key } = new SqliteKeyStore(db).create({ type: 'sk', label: 'demo' }, new Date());
       console.log(`\nDemo secret key (shown once):\n\n  ${key}\n\nTry:\n  curl -H "Authorization: Bearer ${key}" ` +
-        `"http://127.0.0.1:${config.port}/v1/historical/stats?lat=50.8467&lon=4.3525&radius=25"\n`);
+        `"http://127.0.0.1:${config.port}/v1/historical/stats?lat=50.84675&lon=4.35224&radius=25"\n`);
     } finally {
       db.close();
     }

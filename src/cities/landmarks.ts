@@ -1,7 +1,7 @@
 /**
- * Reference locations of each city's air benchmark (`air.benchmark`): public squares and streets of the city centre
- * that stand for "the centre" a resident compares an address with. Each is sampled like a point query (the
- * containing cell, or the nearest outdoor cells); the benchmark is the mean of their good-air shares. Coordinates are WGS 84 and lie inside the city's high-resolution zone.
+ * Landmark squares of each city's high-resolution zone (WGS 84). They are the reference locations of the air benchmark
+ * (`air.benchmark`: the mean good-air share over them, each sampled like a point query), and the stand-in city model
+ * keeps them open (a square, not a building block), as they are in the real city.
  */
 export interface ReferenceLocation {
   readonly name: string;
@@ -9,7 +9,7 @@ export interface ReferenceLocation {
   readonly lon: number;
 }
 
-/** Reference locations keyed by city id. */
+/** Landmarks keyed by city id. */
 export const REFERENCE_LOCATIONS: Readonly<Record<string, readonly ReferenceLocation[]>> = Object.freeze({
   brussels: [
     { name: 'Grand-Place', lat: 50.84675, lon: 4.35224 },
