@@ -4,6 +4,7 @@ import { ValidationError } from '../../errors.js';
 import { generatePreset } from '../../model/generate.js';
 import { PRESETS, type Preset } from '../../model/presets.js';
 import type { Command } from '../command.js';
+import { parseCount } from '../options.js';
 
 const USAGE = `Usage: svc data generate --demo|--fixture|--bench [--out DIR] [--seed N] [--threads N]
 
@@ -15,16 +16,6 @@ Options:
   --out DIR     output directory (default data/<preset>)
   --seed N      random seed, a non-negative integer (default 1); the same seed gives the same data
   --threads N   generator threads (default: number of cores)`;
-
-/** Parses a non-negative integer option or throws a ValidationError naming it. */
-export function parseCount(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) {
-    throw new ValidationError(`--${name} must be an integer ≥ ${min}, got '${value}'.`);
-  }
-  return n;
-}
 
 /** `svc data generate`. */
 export const dataGenerateCommand: Command = {

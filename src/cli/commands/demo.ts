@@ -1,12 +1,12 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { SqliteKeyStore } from '../../keys/key-store.js';
 import { generatePreset } from '../../model/generate.js';
 import { presetPlans } from '../../model/presets.js';
 import type { Command } from '../command.js';
+import { SERVER_OPTIONS, serverConfig } from '../options.js';
 import { runServer } from './serve.js';
 
 const USAGE = `Usage: svc demo [--port N] [--host HOST] [--data DIR] [--db FILE]
@@ -26,13 +26,8 @@ export const demoCommand: Command = {
   summary: 'Generate demo data if missing, print a demo key and serve (the embedded default)',
   usage: USAGE,
   async run(args) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
-    });
-    const portValue = values.port === undefined ? undefined : Number(values.port);
-    const config = loadConfig(process.env, { port: portValue, host: values.host, dataDir: values.data, dbFile: values.db });
+    const { values } = parseArgs({ args, strict: true, options: SERVER_OPTIONS });
+    const config = serverConfig(values);
     if (!(await demoDataPresent(config.dataDir))) {
       console.log(`Generating the demo datasets into ${config.dataDir} (once; about a minute on 2 cores)…`);
       await generatePreset({ preset: 'demo', outDir: config.dataDir, seed: 1 });

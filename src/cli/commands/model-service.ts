@@ -8,7 +8,7 @@ import { ValidationError } from '../../errors.js';
 import { DEFAULT_MODEL_SEED } from '../../model-service/connect.js';
 import { startModelService } from '../../model-service/start.js';
 import type { Command } from '../command.js';
-import { parseCount } from './data-generate.js';
+import { parseCount, shutdownSignal } from '../options.js';
 
 /** Port the model service listens on unless told otherwise. */
 export const DEFAULT_MODEL_SERVICE_PORT = 8090;
@@ -24,19 +24,6 @@ Options:
   --seed N       perturbation seed, a non-negative integer (default ${DEFAULT_MODEL_SEED}); the API's embedded service uses ${DEFAULT_MODEL_SEED}
   --cache-mb N   decoded-chunk cache budget in MiB (default 256)
 Point the API at it with SVC_MODEL_SERVICE_URL=http://HOST:PORT.`;
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function shutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
 
 /** `svc model-service`. */
 export const modelServiceCommand: Command = {

@@ -6,7 +6,7 @@ import { ValidationError } from '../../errors.js';
 import { precomputeCity } from '../../services/precompute.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
-import { parseCount } from './data-generate.js';
+import { parseCount } from '../options.js';
 
 const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N]
 

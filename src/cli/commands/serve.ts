@@ -4,10 +4,10 @@
  * computations settle, the compute pool closes, and the database closes last.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from '../../config.js';
-import { ValidationError } from '../../errors.js';
+import type { Config } from '../../config.js';
 import { createServer } from '../../server.js';
 import type { Command } from '../command.js';
+import { SERVER_OPTIONS, serverConfig, shutdownSignal } from '../options.js';
 
 export { geocoderFor } from '../../server.js';
 
@@ -16,38 +16,14 @@ const USAGE = `Usage: svc serve [--port N] [--host HOST] [--data DIR] [--db FILE
 Serves the /v1 API. Flags override the environment (SVC_PORT, SVC_HOST, SVC_DATA_DIR, SVC_DB); every other setting
 is read from SVC_* variables (docs/operations.md). Stop with Ctrl-C or SIGTERM: in-flight requests finish first.`;
 
-function port(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new ValidationError(`--port must be a whole number, got '${value}'.`);
-  return Number(value);
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function shutdownSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(signal);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 /** `svc serve`. */
 export const serveCommand: Command = {
   path: ['serve'],
   summary: 'Run the HTTP API',
   usage: USAGE,
   async run(args) {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' } },
-    });
-    const config = loadConfig(process.env, { port: port(values.port), host: values.host, dataDir: values.data, dbFile: values.db });
-    return runServer(config);
+    const { values } = parseArgs({ args, strict: true, options: SERVER_OPTIONS });
+    return runServer(serverConfig(values));
   },
 };
 

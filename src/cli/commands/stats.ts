@@ -9,21 +9,13 @@ import { roundCoord } from '../../geo/round.js';
 import { statsEnvelope } from '../../services/stats-envelope.js';
 import { toCachedStats } from '../../services/stats-cache.js';
 import type { Command } from '../command.js';
-import { parseCount } from './data-generate.js';
+import { parseCount, parseNumber } from '../options.js';
 
 const USAGE = `Usage: svc stats --data DIR --lat LAT --lon LON [--radius M] [--metrics air,wind,thermal] [--threads N]
 
 Computes the annual statistics of one location exactly as GET /v1/historical/stats does (same sampling, kernels and
 envelope) and prints the envelope JSON. Inside a city's zone the city dataset answers, elsewhere in Belgium
 belgium_lowres (which ignores --radius).`;
-
-/** Parses a finite number option, or throws a ValidationError naming it. */
-function parseNumber(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new ValidationError(`--${name} must be a number, got '${value}'.`);
-  return n;
-}
 
 /** Parses `--metrics`: a comma-separated subset of air, wind, thermal. */
 function parseMetrics(value: string | undefined): StatMetric[] | undefined {
