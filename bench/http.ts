@@ -5,6 +5,8 @@
  * - `cached_stats`: `GET /v1/historical/stats?lat=50.8466&lon=4.3519&radius=25` with a key, answered from the cache
  *   (warmed first; `X-Cache: hit` checked before and after);
  * - `scales_304`: `GET /v1/scales` revalidated with `If-None-Match` (every answer a 304);
+ * - `key_info`: `GET /v1/key` with the key, the cheapest keyed route (auth, rate limit, a small body): the floor that
+ *   any keyed answer pays, so the gap between it and `cached_stats` is what the statistics themselves cost;
  * - `hello`: a bare Fastify app with one JSON route, the yardstick; measured first and last, the mean is the reference.
  *
  * Each server runs in its own forked child process (bench/http-child.ts: same Node binary and flags, logging off);
@@ -27,11 +29,13 @@ const STATS_PATH = '/v1/historical/stats?lat=50.8466&lon=4.3519&radius=25';
 /** Targets: cached statistics at least this share of the hello req/s; p99 below this at 50 connections. */
 const TARGET_RATIO = 0.8;
 const TARGET_P99_MS = 20;
+/** The datasets of the fixture preset. */
+const DATASETS = ['brussels_extended', 'ghent', 'belgium_lowres'];
 
 /** The fixture datasets of the tests when present, else the same preset generated once into data/bench-http. */
 async function benchData(): Promise<string> {
   const present = (dir: string) =>
-    Promise.all(['brussels_extended', 'ghent', 'belgium_lowres'].map((d) => access(join(dir, d, '.zmetadata')))).then(() => true, () => false);
+    Promise.all(DATASETS.map((d) => access(join(dir, d, '.zmetadata')))).then(() => true, () => false);
   const fixtures = join(PROJECT_ROOT, '.fixtures', 'data');
   if (await present(fixtures)) return fixtures;
   const own = join(PROJECT_ROOT, 'data', 'bench-http');
@@ -47,7 +51,8 @@ async function check(url: string, headers: Record<string, string>, status: numbe
   const res = await fetch(url, { headers });
   await res.arrayBuffer();
   if (res.status !== status || (xCache !== undefined && res.headers.get('x-cache') !== xCache)) {
-    throw new Error(`GET ${url}: expected ${status}${xCache ? ` with X-Cache ${xCache}` : ''}, got ${res.status} X-Cache ${res.headers.get('x-cache')}.`);
+    const expected = `${status}${xCache ? ` with X-Cache ${xCache}` : ''}`;
+    throw new Error(`GET ${url}: expected ${expected}, got ${res.status} X-Cache ${res.headers.get('x-cache')}.`);
   }
   return res.headers;
 }
@@ -97,6 +102,7 @@ export async function run(): Promise<BenchResult> {
     const helloSpec = { url: `${hello.url}/hello`, status: 200 };
     const helloFirst = await measure(hello, helloSpec);
     const stats = await measure(service, { url: statsUrl, headers: auth, status: 200 });
+    const keyInfo = await measure(service, { url: `${service.url}/v1/key`, headers: auth, status: 200 });
     const scales = await measure(service, { url: `${service.url}/v1/scales`, headers: revalidate, status: 304 });
     const helloLast = await measure(hello, helloSpec);
     await check(statsUrl, auth, 200, 'hit');
@@ -109,11 +115,18 @@ export async function run(): Promise<BenchResult> {
       hello_rps: round(helloRps),
       cached_stats_rps: round(stats.rps),
       scales_304_rps: round(scales.rps),
+      key_info_rps: round(keyInfo.rps),
       ratio_cached_stats_to_hello: round(stats.rps / helloRps, 2),
       ratio_scales_to_hello: round(scales.rps / helloRps, 2),
+      ratio_key_info_to_hello: round(keyInfo.rps / helloRps, 2),
       ratio_cached_stats_to_hello_per_cpu: round(stats.perCpuS / helloPerCpu, 2),
       ratio_scales_to_hello_per_cpu: round(scales.perCpuS / helloPerCpu, 2),
-      p99_ms: { hello: Math.max(helloFirst.p99Ms, helloLast.p99Ms), cached_stats: stats.p99Ms, scales_304: scales.p99Ms },
+      p50_ms: {
+        hello: Math.max(helloFirst.p50Ms, helloLast.p50Ms), cached_stats: stats.p50Ms, key_info: keyInfo.p50Ms, scales_304: scales.p50Ms,
+      },
+      p99_ms: {
+        hello: Math.max(helloFirst.p99Ms, helloLast.p99Ms), cached_stats: stats.p99Ms, key_info: keyInfo.p99Ms, scales_304: scales.p99Ms,
+      },
       targets: { cached_stats_ratio_min: TARGET_RATIO, p99_max_ms: TARGET_P99_MS },
       target_ratio_met: stats.rps / helloRps >= TARGET_RATIO,
       target_p99_met: stats.p99Ms < TARGET_P99_MS && scales.p99Ms < TARGET_P99_MS,
@@ -133,6 +146,7 @@ export async function run(): Promise<BenchResult> {
       rows: [
         row('hello (first)', helloFirst),
         row('cached_stats', stats),
+        row('key_info', keyInfo),
         row('scales_304', scales),
         row('hello (last)', helloLast),
       ],
@@ -140,6 +154,7 @@ export async function run(): Promise<BenchResult> {
         `cached_stats / hello: ${figures.ratio_cached_stats_to_hello} by req/s (target >= ${TARGET_RATIO}), ` +
           `${figures.ratio_cached_stats_to_hello_per_cpu} per server CPU-second.`,
         `scales_304 / hello: ${figures.ratio_scales_to_hello} by req/s, ${figures.ratio_scales_to_hello_per_cpu} per server CPU-second.`,
+        `key_info / hello: ${figures.ratio_key_info_to_hello} by req/s (the floor of any keyed route).`,
         `p99 target < ${TARGET_P99_MS} ms at ${CONNECTIONS} connections: ${figures.target_p99_met ? 'met' : 'missed'}.`,
         'hello = the mean of the first and last hello runs; data: ' + dataDir,
       ],

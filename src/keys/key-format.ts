@@ -2,7 +2,7 @@
  * The format of API keys: `svc_sk_` or `svc_pk_` followed by 32 random base62 characters (about 190 bits). Only the
  * SHA-256 hash of a key is stored, so a lost key cannot be recovered, only replaced.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyType } from './key-types.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -27,7 +27,7 @@ export function keyTypeOf(key: string): KeyType | undefined {
   return match ? (match[1] as KeyType) : undefined;
 }
 
-/** Hex SHA-256 of a key: the only form in which keys are stored. */
+/** Hex SHA-256 of a key: the only form in which keys are stored. Runs on every keyed request, hence the one-shot API. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }

@@ -1,6 +1,7 @@
 /**
  * API keys in SQLite (table `api_keys`, see src/db/migrations.ts). Keys are looked up by the SHA-256 hash of the
- * presented key on every request, so an operator's change (`svc keys update|deactivate`) applies at once.
+ * presented key. The server puts a `CachedKeyLookup` in front (one query per key per 5 s), so an operator's change
+ * (`svc keys update|deactivate`) reaches a running server within 5 seconds.
  */
 import type { Database } from '../db/database.js';
 import { NotFoundError } from '../errors.js';
