@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { NATIONWIDE } from '../cities/catalog.js';
 import { DatasetError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
@@ -75,8 +76,9 @@ export function referenceOptions(ds: ComputeDataset): StatisticsOptions {
 }
 
 async function open(dataDir: string, id: string): Promise<ComputeDataset> {
-  // Synchronous whole-file reads: a compute thread has nothing else to do while it waits (docs/benchmarks.md).
-  const reader = await openDataset(join(dataDir, id), { syncReads: true });
+  // Synchronous whole-file reads in compute threads, which have nothing else to do while they wait
+  // (docs/benchmarks.md); the main thread (which plans samples) serves HTTP and must never block on a read.
+  const reader = await openDataset(join(dataDir, id), { syncReads: !isMainThread });
   if (reader.attrs.dataset !== id) {
     throw new DatasetError(`Directory ${id} holds dataset '${reader.attrs.dataset}', not '${id}'.`);
   }
@@ -106,9 +108,4 @@ export function computeDataset(dataDir: string, id: string): Promise<ComputeData
     cache.set(key, entry);
   }
   return entry;
-}
-
-/** Forgets every opened dataset (after a dataset or its references changed on disk). */
-export function forgetDatasets(): void {
-  cache.clear();
 }

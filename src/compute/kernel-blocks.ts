@@ -11,10 +11,9 @@ import {
   monthlyValues, WIND_CLASS_LABELS, type AirBlock, type ThermalBlock,
   type WindBlock, type WindClassLabel,
 } from '../stats/blocks.js';
-import { SEASONS, type Season } from '../stats/calendar.js';
 import { firstMaxIndex, firstMinIndex, roundHalfUp, roundOrNull } from '../stats/numeric.js';
 import { scoreLabel, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
-import { OUTDOOR_SEASONS, perSeason, summerNightVsCity } from '../stats/thermal.js';
+import { publishThermalBlock } from '../stats/thermal.js';
 import { R, RA, RT, RW } from './kernel-layout.js';
 
 /** A result slot as a nullable number. */
@@ -97,36 +96,19 @@ export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
 export function thermalBlockFromResults(r: Float64Array, citySummerNightMeanC?: number): ThermalBlock | undefined {
   const t = R.THERMAL;
   if (r[t + RT.PRESENT] !== 1) return undefined;
-  const comfort = slots(r, t + RT.COMFORT, 4).map(nul);
   const acceptable = slots(r, t + RT.ACCEPT, 4).map(nul);
-  const outdoor = SEASONS.filter((season, s) => OUTDOOR_SEASONS.includes(season) && comfort[s] !== null);
-  const published = (s: Season): number => roundHalfUp(comfort[SEASONS.indexOf(s)] as number, 1);
-  const weakest = Math.min(...outdoor.map(published));
-  const ratingLimiting = outdoor.filter((s) => published(s) === weakest);
-  const subscores = SEASONS.map((_, s) => (acceptable[s] === null ? null : roundHalfUp(r[t + RT.SUBSCORE + s], 1)));
-  const score = Math.min(...subscores.filter((v): v is number => v !== null));
-  const limiting = SEASONS.filter((_, s) => subscores[s] === score);
-  const nightMean = nul(r[t + RT.NIGHT_MEAN]);
-  const vsCity = summerNightVsCity(nightMean, citySummerNightMeanC);
-  return {
-    rating: roundHalfUp(r[t + RT.RATING], 1),
-    score,
-    label: scoreLabel(score),
-    seasonal_comfort_pct: perSeason(comfort),
-    rating_limiting_seasons: ratingLimiting,
-    rating_limiting_season: ratingLimiting[0],
-    seasonal_acceptable_pct: perSeason(acceptable),
-    limiting_seasons: limiting,
-    limiting_season: limiting[0],
-    summer_day_comfort_pct: roundOrNull(comfort[SEASONS.indexOf('summer')], 1),
-    strong_heat_stress_days: r[t + RT.HEAT_DAYS],
-    tropical_nights: r[t + RT.TROPICAL],
-    summer_night_mean_utci_c: roundOrNull(nightMean, 1),
-    ...(vsCity === undefined ? {} : { summer_night_vs_city_c: roundHalfUp(vsCity, 1) }),
-    comfort_pct: roundHalfUp(r[t + RT.COMFORT_PCT], 1),
-    mean_utci_c: roundHalfUp(r[t + RT.MEAN], 1),
-    min_utci_c: roundHalfUp(r[t + RT.MIN], 1),
-    max_utci_c: roundHalfUp(r[t + RT.MAX], 1),
-    monthly_mean_utci_c: monthlyValues(slots(r, t + RT.MONTH_MEAN, 12).map(nul), 1),
-  };
+  return publishThermalBlock({
+    comfort: slots(r, t + RT.COMFORT, 4).map(nul),
+    acceptable,
+    subscores: acceptable.map((share, s) => (share === null ? null : r[t + RT.SUBSCORE + s])),
+    rating: r[t + RT.RATING],
+    strongHeatStressDays: r[t + RT.HEAT_DAYS],
+    tropicalNights: r[t + RT.TROPICAL],
+    summerNightMean: nul(r[t + RT.NIGHT_MEAN]),
+    comfortPct: r[t + RT.COMFORT_PCT],
+    mean: r[t + RT.MEAN],
+    min: r[t + RT.MIN],
+    max: r[t + RT.MAX],
+    monthlyMean: slots(r, t + RT.MONTH_MEAN, 12).map(nul),
+  }, citySummerNightMeanC);
 }

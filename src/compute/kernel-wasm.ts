@@ -4,9 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DatasetError } from '../errors.js';
+import { wasmPath } from '../util/paths.js';
 import { LAYOUT_SIGNATURE } from './kernel-layout.js';
 
 /** The part of a WebAssembly memory the kernel side uses. */
@@ -47,27 +46,22 @@ export const PAGE_BYTES = 65536;
 /** Largest linear memory of a wasm32 module, bytes. */
 export const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES;
 
-/** Finds `build/<file>` in the nearest ancestor of this module (works from src/ under vitest and from dist/). */
-function findBuildFile(file: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'build', file);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new DatasetError(`Kernel build/${file} not found; run \`npm run build:wasm\`.`);
-    dir = parent;
-  }
+/** The compiled kernel file of a variant, or a `DatasetError` telling how to build it. */
+function kernelFile(variant: StatsVariant): string {
+  const path = wasmPath(variant === 'simd' ? 'stats' : 'stats.scalar');
+  if (!existsSync(path)) throw new DatasetError(`Kernel ${path} not found; run \`npm run build:wasm\`.`);
+  return path;
 }
 
 const instances = new Map<StatsVariant, Promise<StatsExports>>();
 
 /** Compiles and instantiates a variant; checks that its memory layout matches this build of the JavaScript side. */
 async function instantiate(variant: StatsVariant): Promise<StatsExports> {
-  const file = variant === 'simd' ? 'stats.wasm' : 'stats.scalar.wasm';
-  const module = await WebAssembly.compile(await readFile(findBuildFile(file)));
+  const file = kernelFile(variant);
+  const module = await WebAssembly.compile(await readFile(file));
   const exports = (await WebAssembly.instantiate(module, {})).exports as unknown as StatsExports;
   if (exports.layout_signature() !== LAYOUT_SIGNATURE) {
-    throw new DatasetError(`Kernel build/${file} has a different memory layout; rebuild it with \`npm run build:wasm\`.`);
+    throw new DatasetError(`Kernel ${file} has a different memory layout; rebuild it with \`npm run build:wasm\`.`);
   }
   return exports;
 }

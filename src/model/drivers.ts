@@ -48,7 +48,7 @@ const WEEKDAY_PROFILE = [
 ];
 
 /** Traffic intensity for a local hour and weekday; Saturdays ×0.75 with a late start, Sundays ×0.55. */
-export function trafficProfile(hour: number, weekday: number): number {
+function trafficProfile(hour: number, weekday: number): number {
   if (weekday === 6) return 0.75 * WEEKDAY_PROFILE[Math.max(0, hour - 1)];
   if (weekday === 0) return 0.55 * WEEKDAY_PROFILE[Math.max(0, hour - 2)];
   return WEEKDAY_PROFILE[hour];

@@ -38,42 +38,77 @@ export function computeThermalBlock(
 
   const comfort = SEASONS.map((_, s) => sharePct(t.dayComfort[s], t.dayHours[s]));
   const acceptable = SEASONS.map((_, s) => sharePct(t.dayAcceptable[s], t.dayHours[s]));
-  const outdoor = SEASONS.filter((season, s) => OUTDOOR_SEASONS.includes(season) && comfort[s] !== null);
-  if (outdoor.length === 0) return undefined;
+  const outdoor = OUTDOOR_SEASONS.map((season) => comfort[SEASONS.indexOf(season)]).filter((v) => v !== null);
+  return publishThermalBlock({
+    comfort,
+    acceptable,
+    subscores: SEASONS.map((season, s) => (acceptable[s] === null ? null : seasonSubscore(season, acceptable[s]))),
+    rating: Math.min(...(outdoor as number[])) / 10,
+    strongHeatStressDays: t.dayMax.filter((v) => v > STRONG_HEAT_STRESS_C).length,
+    tropicalNights: t.nightMin.filter((v) => Number.isFinite(v) && v > TROPICAL_NIGHT_MIN_C).length,
+    summerNightMean: meanOrNull(t.summerNightSum, t.summerNightHours),
+    comfortPct: (t.comfortable * 100) / t.valid,
+    mean: t.sum / t.valid,
+    min: t.min,
+    max: t.max,
+    monthlyMean: t.monthSum.map((sum, m) => meanOrNull(sum, t.monthHours[m])),
+  }, citySummerNightMeanC);
+}
 
-  const published = (s: Season): number => roundHalfUp(comfort[SEASONS.indexOf(s)] as number, 1);
+/** The thermal figures of a year at full precision (per season in `SEASONS` order; null = no daytime data). */
+export interface ThermalValues {
+  readonly comfort: readonly (number | null)[];
+  readonly acceptable: readonly (number | null)[];
+  /** Season subscores before rounding. */
+  readonly subscores: readonly (number | null)[];
+  /** Weakest outdoor-season comfortable share / 10, before rounding. */
+  readonly rating: number;
+  readonly strongHeatStressDays: number;
+  readonly tropicalNights: number;
+  readonly summerNightMean: number | null;
+  readonly comfortPct: number;
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+  readonly monthlyMean: readonly (number | null)[];
+}
+
+/**
+ * Publishes the thermal block from full-precision figures: rounding, and the choices the definitions make on published
+ * values (rating-limiting seasons on rounded comfortable shares, limiting seasons on rounded subscores, the label from
+ * the rounded score). Shared by the reference and the kernel, so both publish identically. `undefined` when no outdoor
+ * season has daytime data (no rating can be formed).
+ */
+export function publishThermalBlock(v: ThermalValues, citySummerNightMeanC?: number): ThermalBlock | undefined {
+  const outdoor = SEASONS.filter((season, s) => OUTDOOR_SEASONS.includes(season) && v.comfort[s] !== null);
+  if (outdoor.length === 0) return undefined;
+  const published = (s: Season): number => roundHalfUp(v.comfort[SEASONS.indexOf(s)] as number, 1);
   const weakest = Math.min(...outdoor.map(published));
   const ratingLimiting = outdoor.filter((s) => published(s) === weakest);
-  const exactWeakest = Math.min(...outdoor.map((s) => comfort[SEASONS.indexOf(s)] as number));
-  const subscores = SEASONS.map((season, s) => {
-    const share = acceptable[s];
-    return share === null ? null : roundHalfUp(seasonSubscore(season, share), 1);
-  });
-  const score = Math.min(...subscores.filter((v): v is number => v !== null));
+  const subscores = v.subscores.map((x) => (x === null ? null : roundHalfUp(x, 1)));
+  const score = Math.min(...subscores.filter((x): x is number => x !== null));
   const limiting = SEASONS.filter((_, s) => subscores[s] === score);
-  const nightMean = meanOrNull(t.summerNightSum, t.summerNightHours);
-  const vsCity = summerNightVsCity(nightMean, citySummerNightMeanC);
-
+  const vsCity = summerNightVsCity(v.summerNightMean, citySummerNightMeanC);
   return {
-    rating: roundHalfUp(exactWeakest / 10, 1),
+    rating: roundHalfUp(v.rating, 1),
     score,
     label: scoreLabel(score),
-    seasonal_comfort_pct: perSeason(comfort),
+    seasonal_comfort_pct: perSeason(v.comfort),
     rating_limiting_seasons: ratingLimiting,
     rating_limiting_season: ratingLimiting[0],
-    seasonal_acceptable_pct: perSeason(acceptable),
+    seasonal_acceptable_pct: perSeason(v.acceptable),
     limiting_seasons: limiting,
     limiting_season: limiting[0],
-    summer_day_comfort_pct: roundOrNull(comfort[SUMMER], 1),
-    strong_heat_stress_days: t.dayMax.filter((v) => v > STRONG_HEAT_STRESS_C).length,
-    tropical_nights: t.nightMin.filter((v) => Number.isFinite(v) && v > TROPICAL_NIGHT_MIN_C).length,
-    summer_night_mean_utci_c: roundOrNull(nightMean, 1),
+    summer_day_comfort_pct: roundOrNull(v.comfort[SUMMER], 1),
+    strong_heat_stress_days: v.strongHeatStressDays,
+    tropical_nights: v.tropicalNights,
+    summer_night_mean_utci_c: roundOrNull(v.summerNightMean, 1),
     ...(vsCity === undefined ? {} : { summer_night_vs_city_c: roundHalfUp(vsCity, 1) }),
-    comfort_pct: roundHalfUp((t.comfortable * 100) / t.valid, 1),
-    mean_utci_c: roundHalfUp(t.sum / t.valid, 1),
-    min_utci_c: roundHalfUp(t.min, 1),
-    max_utci_c: roundHalfUp(t.max, 1),
-    monthly_mean_utci_c: monthlyValues(t.monthSum.map((s, m) => meanOrNull(s, t.monthHours[m])), 1),
+    comfort_pct: roundHalfUp(v.comfortPct, 1),
+    mean_utci_c: roundHalfUp(v.mean, 1),
+    min_utci_c: roundHalfUp(v.min, 1),
+    max_utci_c: roundHalfUp(v.max, 1),
+    monthly_mean_utci_c: monthlyValues(v.monthlyMean, 1),
   };
 }
 
@@ -123,7 +158,7 @@ function tallyThermal(thermal: ThermalHourly, calendar: Calendar): ThermalTally 
 }
 
 /** Location minus the coverage-wide reference, or `undefined` when either is missing. */
-export function summerNightVsCity(mean: number | null, reference: number | undefined): number | undefined {
+function summerNightVsCity(mean: number | null, reference: number | undefined): number | undefined {
   if (reference === undefined || mean === null) return undefined;
   if (!Number.isFinite(reference)) {
     throw new DatasetError(`City summer night reference must be finite, got ${reference}.`);
@@ -132,7 +167,7 @@ export function summerNightVsCity(mean: number | null, reference: number | undef
 }
 
 /** A per-season object (winter, spring, summer, autumn) of rounded percentages, `null` for a season without hours. */
-export function perSeason(values: readonly (number | null)[]): PerSeason {
+function perSeason(values: readonly (number | null)[]): PerSeason {
   return { winter: roundOrNull(values[0], 1), spring: roundOrNull(values[1], 1), summer: roundOrNull(values[2], 1),
     autumn: roundOrNull(values[3], 1) };
 }
