@@ -3,7 +3,7 @@
  * (reference calendar, outdoor mask, cell-centre coordinates), and the shared cache of decoded chunks.
  */
 import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
-import { ByteLru, type LruStats } from './byte-lru.js';
+import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { datasetHash } from './perturbation.js';
 import { ReferenceCalendar } from './reference-calendar.js';
 

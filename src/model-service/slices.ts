@@ -8,7 +8,7 @@
  * rather than through the chunk cache, which a city-wide scan would otherwise flush.
  */
 import type { HourlyField } from '../store/dataset-types.js';
-import { ByteLru, type LruStats } from './byte-lru.js';
+import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { noiseAt, FIELD_GROUP, perturbValue } from './perturbation.js';
 import type { ServedDataset } from './served-dataset.js';
 import { HOUR_MS, type Step } from './timeline.js';

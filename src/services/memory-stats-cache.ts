@@ -4,7 +4,7 @@
  * version and the compute version, and the rows under one key are written once with the same value. The LRU is bounded
  * by bytes (block JSON text plus a fixed allowance for meta and the key).
  */
-import { ByteLru } from '../model-service/byte-lru.js';
+import { ByteLru } from '../util/byte-lru.js';
 import type { StatsCacheKey } from './cache-keys.js';
 import type { CachedStats, StatsCache } from './stats-cache.js';
 
