@@ -1,11 +1,12 @@
 /**
- * A short-lived in-memory cache in front of a key look-up (the SQLite key store), so a busy key costs a hash and a
- * map look-up per request instead of a database query and a record rebuild. Only known keys are kept, each for
+ * A short-lived in-memory cache in front of a key look-up (the SQLite key store), so a busy key costs one map
+ * look-up per request instead of a hash, a database query and a record rebuild. Only known keys are kept, each for
  * `ttlMs`: an operator's change (`svc keys update|deactivate`) reaches a running server within that time. Unknown keys
  * are asked of the store every time, so a key issued a moment ago works at once and guessed keys fill no memory.
- * Entries are keyed by the key's SHA-256 hash, never by the key itself.
+ * Entries are keyed by the presented key itself, so a hit costs one string look-up (no format check, no SHA-256).
+ * Keys held this way never reach disk, and expired entries are swept at every look-up in the store.
  */
-import { hashKey, keyTypeOf } from './key-format.js';
+import { keyTypeOf } from './key-format.js';
 import type { ApiKeyRecord, KeyLookup } from './key-types.js';
 
 /** How long a looked-up key is served from memory by default, milliseconds. */
@@ -38,16 +39,29 @@ export class CachedKeyLookup implements KeyLookup {
 
   /** The record of a presented key: from memory while fresh, else from the store (and then remembered). */
   findByKey(key: string): ApiKeyRecord | undefined {
-    if (keyTypeOf(key) === undefined) return undefined;
-    const hash = hashKey(key);
     const now = this.#now();
-    const cached = this.#entries.get(hash);
+    const cached = this.#entries.get(key);
     if (cached !== undefined && now < cached.expiresMs) return cached.record;
-    this.#entries.delete(hash);
+    this.#sweep(now);
+    if (keyTypeOf(key) === undefined) return undefined;
     const record = this.#inner.findByKey(key);
     if (record === undefined) return undefined;
+    this.#entries.delete(key); // re-inserted at the newest end, keeping insertion order = expiry order
     if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(hash, { record, expiresMs: now + this.#ttlMs });
+    this.#entries.set(key, { record, expiresMs: now + this.#ttlMs });
     return record;
+  }
+
+  /** Keys held in memory now. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Drops expired entries; they sit in insertion order, which is expiry order (one lifetime for all). */
+  #sweep(now: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (now < entry.expiresMs) break;
+      this.#entries.delete(key);
+    }
   }
 }

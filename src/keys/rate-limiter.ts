@@ -21,6 +21,11 @@ export interface RateLimiter {
   consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision>;
   /** Reports the window without counting. */
   peek(bucket: string, limit: number, nowMs: number): Promise<RateDecision>;
+  /**
+   * `consume` answered at once, offered by limiters whose counters live in this process (the stats fast path uses it
+   * to answer within the request event); a shared limiter leaves it out.
+   */
+  consumeNow?(bucket: string, limit: number, nowMs: number): RateDecision;
 }
 
 const WINDOW_MS = 60_000;
@@ -59,6 +64,11 @@ export class MemoryRateLimiter implements RateLimiter {
 
   /** Counts one request when the window has room. */
   async consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision> {
+    return this.consumeNow(bucket, limit, nowMs);
+  }
+
+  /** Counts one request when the window has room, synchronously. */
+  consumeNow(bucket: string, limit: number, nowMs: number): RateDecision {
     const entry = this.#current(bucket, nowMs);
     if (entry.used >= limit) return decide(entry.used, limit, nowMs, false);
     entry.used += 1;

@@ -68,4 +68,16 @@ describe('CachedKeyLookup', () => {
     cached.findByKey(keys[0]);
     expect(lookups()).toBe(4);
   });
+
+  it('drops expired keys from memory at the next look-up in the store', () => {
+    const { store, cached, clock } = setup();
+    const [first, second] = ['a', 'b'].map((label) => store.create({ type: 'sk', label }, NOW).key);
+    cached.findByKey(first!);
+    clock.ms += 1;
+    cached.findByKey(second!);
+    expect(cached.size).toBe(2);
+    clock.ms += KEY_CACHE_TTL_MS;
+    expect(cached.findByKey(`svc_sk_${'B'.repeat(32)}`)).toBeUndefined();
+    expect(cached.size).toBe(0);
+  });
 });

@@ -4,15 +4,16 @@
  * 429 (per-minute limit). City and metric scope are checked later, by the services, after validation.
  * `app.optionalKey` serves keyless endpoints that describe themselves differently when a key is presented.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Product } from '../../cities/city-types.js';
 import type { DefaultLimits } from '../../config.js';
 import { UnauthorizedError } from '../../errors.js';
-import { checkKeyState, checkOrigin, checkProduct, keyLimits } from '../../keys/entitlement.js';
+import { checkKeyState, checkOrigin, checkProduct, keyLimits, type BrowserSignals } from '../../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../../keys/key-types.js';
 import type { RateLimiter } from '../../keys/rate-limiter.js';
 import type { Clock } from '../../services/clock.js';
-import { enforceRateLimit, reportRateLimit } from './rate-limit.js';
+import { enforceRateLimit, keyBucket, reportRateLimit } from './rate-limit.js';
 import { shared } from './shared.js';
 
 declare module 'fastify' {
@@ -36,16 +37,31 @@ export interface AuthOptions {
   readonly limits: DefaultLimits;
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * The token of `Bearer <token>` when written the usual way (one space, then only letters, digits and `_`, as keys
+ * are), read without a regular expression; undefined otherwise, and then BEARER decides.
+ */
+function plainBearer(auth: string): string | undefined {
+  if (auth.length <= 7 || !auth.startsWith('Bearer ')) return undefined;
+  for (let i = 7; i < auth.length; i++) {
+    const c = auth.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) return undefined;
+  }
+  return auth.slice(7);
+}
+
 /** The key presented by `Authorization: Bearer <key>` or `X-API-Key: <key>`; undefined when neither is present. */
-export function presentedKey(request: FastifyRequest): string | undefined {
-  const auth = header(request, 'authorization');
-  const bearer = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1];
-  const apiKey = header(request, 'x-api-key')?.trim() || undefined;
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const auth = header(headers, 'authorization');
+  const bearer = auth === undefined ? undefined : (plainBearer(auth) ?? BEARER.exec(auth)?.[1]);
+  const apiKey = header(headers, 'x-api-key')?.trim() || undefined;
   if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey) {
     throw new UnauthorizedError('Two different API keys were presented (Authorization and X-API-Key); send one.');
   }
@@ -62,8 +78,9 @@ function identify(keys: KeyLookup, request: FastifyRequest, given: string | unde
   return key;
 }
 
-function signals(request: FastifyRequest) {
-  return { origin: header(request, 'origin'), secFetchSite: header(request, 'sec-fetch-site') };
+/** The browser signals of a request (its `Origin` and `Sec-Fetch-Site` headers). */
+export function browserSignals(headers: IncomingHttpHeaders): BrowserSignals {
+  return { origin: header(headers, 'origin'), secFetchSite: header(headers, 'sec-fetch-site') };
 }
 
 /** Decorates the application with `keyGuard` and `optionalKey`. */
@@ -72,14 +89,14 @@ export const authPlugin: FastifyPluginAsync<AuthOptions> = shared(async (app, op
 
   app.decorate('keyGuard', (product: Product | 'any') => {
     return async (request: FastifyRequest, reply: FastifyReply) => {
-      const key = identify(options.keys, request, presentedKey(request));
+      const key = identify(options.keys, request, presentedKey(request.headers));
       const now = options.clock.now();
-      const bucket = `key:${key.id}`;
+      const bucket = keyBucket(key);
       const limit = keyLimits(key, options.limits).ratePerMin;
       try {
         checkKeyState(key, now);
         if (product !== 'any') checkProduct(key, product);
-        checkOrigin(key, signals(request));
+        checkOrigin(key, browserSignals(request.headers));
       } catch (err) {
         await reportRateLimit(options.limiter, reply, bucket, limit, now);
         throw err;
@@ -89,10 +106,10 @@ export const authPlugin: FastifyPluginAsync<AuthOptions> = shared(async (app, op
   });
 
   app.decorate('optionalKey', async (request: FastifyRequest) => {
-    const given = presentedKey(request);
+    const given = presentedKey(request.headers);
     if (given === undefined) return;
     const key = identify(options.keys, request, given);
     checkKeyState(key, options.clock.now());
-    checkOrigin(key, signals(request));
+    checkOrigin(key, browserSignals(request.headers));
   });
 });

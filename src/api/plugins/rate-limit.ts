@@ -4,7 +4,13 @@
  */
 import type { FastifyReply } from 'fastify';
 import { RateLimitedError } from '../../errors.js';
+import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { RateDecision, RateLimiter } from '../../keys/rate-limiter.js';
+
+/** The limiter bucket of a key: one per-minute window per key, whichever path answers its requests. */
+export function keyBucket(key: ApiKeyRecord): string {
+  return `key:${key.id}`;
+}
 
 /** Writes X-RateLimit-Limit, -Remaining and -Reset (epoch seconds of the next minute window). */
 export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
