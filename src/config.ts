@@ -48,6 +48,8 @@ export interface Config {
   readonly computeThreads: number;
   /** Largest accepted request body, bytes; larger bodies answer 413. */
   readonly bodyLimitBytes: number;
+  /** Memory for complete `/historical/stats` answers replayed by the stats fast path, MiB; 0 turns it off. */
+  readonly statsResponseCacheMb: number;
   /** Pino log level (`fatal` … `trace`, or `silent`). */
   readonly logLevel: string;
 }
@@ -69,6 +71,7 @@ export const ENV_VARS = {
   modelServiceTimeoutMs: 'SVC_MODEL_SERVICE_TIMEOUT_MS',
   computeThreads: 'SVC_COMPUTE_THREADS',
   bodyLimitBytes: 'SVC_BODY_LIMIT_BYTES',
+  statsResponseCacheMb: 'SVC_STATS_RESPONSE_CACHE_MB',
   logLevel: 'SVC_LOG_LEVEL',
 } as const;
 
@@ -148,6 +151,7 @@ function validate(config: Config): Config {
   checkInt(ENV_VARS.modelServiceTimeoutMs, config.modelServiceTimeoutMs, 1, 600_000);
   checkInt(ENV_VARS.computeThreads, config.computeThreads, 1, 256);
   checkInt(ENV_VARS.bodyLimitBytes, config.bodyLimitBytes, 1_024, 100 * 1024 * 1024);
+  checkInt(ENV_VARS.statsResponseCacheMb, config.statsResponseCacheMb, 0, 65_536);
   if (!LOG_LEVELS.includes(config.logLevel)) fail(ENV_VARS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`, config.logLevel);
   return config;
 }
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     modelServiceTimeoutMs: intFrom(env, ENV_VARS.modelServiceTimeoutMs, 10_000),
     computeThreads: intFrom(env, ENV_VARS.computeThreads, availableParallelism()),
     bodyLimitBytes: intFrom(env, ENV_VARS.bodyLimitBytes, 64 * 1024),
+    statsResponseCacheMb: intFrom(env, ENV_VARS.statsResponseCacheMb, 32),
     logLevel: env[ENV_VARS.logLevel]?.trim() || 'info',
   };
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConfigOverrides;

@@ -3,8 +3,9 @@
  * and shared infrastructure (request id, problem documents, auth and rate limits, CORS, OpenAPI). Dependencies are
  * passed in, so the same factory serves `svc serve` and the tests.
  */
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Geocoder } from '../geocode/geocoder.js';
@@ -27,6 +28,15 @@ import { historicalRoutes } from './routes/historical.js';
 import { keyRoutes } from './routes/key.js';
 import { liveRoutes } from './routes/live.js';
 import { scalesRoutes } from './routes/scales.js';
+import { StatsFastPath, type FastPathStats, type RequestHandler } from './stats-fast-path.js';
+import { StatsResponseCache } from './stats-responses.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counters of the stats fast path (src/api/stats-fast-path.ts); zeros when it is off. */
+    statsFastPath(): FastPathStats;
+  }
+}
 
 /** Everything the application needs; the caller owns these and closes them after the app. */
 export interface AppDeps {
@@ -60,12 +70,34 @@ function clientErrorHandler(docsUrl: string) {
   };
 }
 
+/**
+ * Fastify's `serverFactory`: the HTTP server Fastify would make (same time-outs), whose requests pass the stats fast
+ * path before the application.
+ */
+function serverWithFastPath(fastPath: StatsFastPath) {
+  return (handler: RequestHandler, options: FastifyServerOptions): HttpServer => {
+    const server = createHttpServer((req, res) => fastPath.handle(req, res, handler));
+    server.keepAliveTimeout = options.keepAliveTimeout!;
+    server.requestTimeout = options.requestTimeout!;
+    server.setTimeout(options.connectionTimeout!);
+    if (options.maxRequestsPerSocket! > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
+    return server;
+  };
+}
+
+const MIB = 1024 * 1024;
+
 /** Builds the application (not yet listening). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   const docsUrl = config.docsUrl;
+  const limiter = deps.rateLimiter ?? new MemoryRateLimiter();
+  // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
+  const answers = config.statsResponseCacheMb > 0 ? new StatsResponseCache(config.statsResponseCacheMb * MIB) : undefined;
+  const fastPath = answers && new StatsFastPath({ answers, keys: deps.keys, limiter, clock, limits: config.limits });
   const app = Fastify({
+    ...(fastPath ? { serverFactory: serverWithFastPath(fastPath) } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     genReqId: generateRequestId,
     requestIdHeader: false,
@@ -87,8 +119,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
+    fastPath?.close();
     done();
   });
+  fastPath?.attachLogger(app.log);
+  app.decorate('statsFastPath', () => fastPath?.stats() ?? { served: 0, passed: 0 });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
@@ -98,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(problemsPlugin, { docsUrl });
   await app.register(corsPlugin);
   await app.register(openApiPlugin, { version: config.version, docsUrl });
-  await app.register(authPlugin, { keys: deps.keys, limiter: deps.rateLimiter ?? new MemoryRateLimiter(), clock, limits: config.limits });
+  await app.register(authPlugin, { keys: deps.keys, limiter, clock, limits: config.limits });
 
   await app.register(
     async (v1) => {
@@ -107,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(scalesRoutes);
       await v1.register(keyRoutes, { limits: config.limits });
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
-      await v1.register(historicalRoutes, { historical: deps.historical });
+      await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       await v1.register(openApiRoute);
     },

@@ -16,11 +16,17 @@ export interface Geocoder {
   search(q: string, limit: number): Promise<GeocodeHit[]>;
   /** The address at or near a point (reports label coordinates with it); undefined when none is near. */
   reverse(lat: number, lon: number): Promise<string | undefined>;
+  /**
+   * True when the same text always gets the same hits while the process runs (the embedded gazetteer), so answers
+   * built on them may be replayed; false for a remote geocoder, whose data may change.
+   */
+  readonly stable: boolean;
 }
 
 /** A geocoder over the embedded gazetteer; it never fails and answers from memory. */
 export function createEmbeddedGeocoder(gazetteer: Gazetteer): Geocoder {
   return {
+    stable: true,
     async search(q, limit) {
       return gazetteer.search(q, limit);
     },

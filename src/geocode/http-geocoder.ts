@@ -91,6 +91,7 @@ export function createHttpGeocoder(options: HttpGeocoderOptions): Geocoder {
   }
 
   return {
+    stable: false,
     async search(q, limit) {
       const n = Math.floor(limit);
       if (!(n >= 1)) return [];

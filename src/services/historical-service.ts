@@ -29,10 +29,17 @@ export interface HistoricalQuery extends LocationParams {
   readonly metrics?: readonly StatMetric[];
 }
 
-/** The answer: the envelope as JSON text and whether it came from the cache. */
+/** The answer: the envelope as JSON text, whether it came from the cache, and what it depends on. */
 export interface HistoricalResult {
   readonly body: string;
   readonly cache: 'hit' | 'miss';
+  /** The city whose scope the answer needed; null for a nationwide answer (no city scope applies). */
+  readonly cityId: string | null;
+  /**
+   * Whether the same query, asked with a key of the same metric scope, always gets this body while the process runs:
+   * true unless the location came from a geocoder whose answers may change (an HTTP upstream).
+   */
+  readonly replayable: boolean;
 }
 
 /** Where failures of background work are reported (a pino logger fits). */
@@ -112,7 +119,8 @@ export class HistoricalService {
       throw new ProductUnavailableError(`The dataset '${request.dataset}' models none of the metrics this API key holds.`);
     }
     const body = statsEnvelope({ city, address: where.address, lat: where.lat, lon: where.lon, stats, metrics });
-    return { body, cache };
+    const replayable = query.address === undefined || this.#deps.geocoder.stable;
+    return { body, cache, cityId: city?.id ?? null, replayable };
   }
 
   /** Resolves once every running computation has settled; call after the back end is closed, before the database. */

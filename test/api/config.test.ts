@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       geocoder: { kind: 'embedded' },
       modelServiceUrl: undefined,
       computeThreads: availableParallelism(),
+      statsResponseCacheMb: 32,
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
@@ -32,13 +33,13 @@ describe('loadConfig', () => {
       SVC_PORT: '9000', SVC_HOST: '0.0.0.0', SVC_DATA_DIR: '/srv/data', SVC_DOCS_URL: 'https://api.example.be/docs/',
       SVC_UPSTREAM_TIMEOUT_MS: '5000', SVC_RATE_SK_PER_MIN: '100', SVC_RATE_PK_PER_MIN: '10', SVC_REPORTS_PER_DAY: '3',
       SVC_GEOCODER: 'https://geo.example/v1', SVC_GEOCODER_TIMEOUT_MS: '1500', SVC_MODEL_SERVICE_URL: 'http://127.0.0.1:7000',
-      SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn',
+      SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn', SVC_STATS_RESPONSE_CACHE_MB: '0',
     });
     expect(config).toMatchObject({
       port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
       upstreamTimeoutMs: 5000, limits: { secretPerMin: 100, publishablePerMin: 10, reportsPerDay: 3 },
       geocoder: { kind: 'http', url: 'https://geo.example/v1', timeoutMs: 1500 }, modelServiceUrl: 'http://127.0.0.1:7000',
-      computeThreads: 3, logLevel: 'warn',
+      computeThreads: 3, logLevel: 'warn', statsResponseCacheMb: 0,
     });
   });
 
@@ -66,6 +67,8 @@ describe('loadConfig', () => {
     [{ SVC_MODEL_SERVICE_URL: 'nope' }, 'SVC_MODEL_SERVICE_URL'],
     [{ SVC_COMPUTE_THREADS: '0' }, 'SVC_COMPUTE_THREADS'],
     [{ SVC_LOG_LEVEL: 'loud' }, 'SVC_LOG_LEVEL'],
+    [{ SVC_STATS_RESPONSE_CACHE_MB: '-1' }, 'SVC_STATS_RESPONSE_CACHE_MB'],
+    [{ SVC_STATS_RESPONSE_CACHE_MB: '1.5' }, 'SVC_STATS_RESPONSE_CACHE_MB'],
   ])('rejects %j naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ValidationError);
     expect(() => loadConfig(env)).toThrow(name);

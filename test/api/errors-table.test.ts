@@ -37,7 +37,7 @@ const RATE = { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-rate
 const H = '/v1/historical/stats';
 const BXL = 'lat=50.8466&lon=4.3519';
 
-const failingGeocoder: Geocoder = { search: async () => Promise.reject(new UpstreamError('down')), reverse: async () => undefined };
+const failingGeocoder: Geocoder = { stable: false, search: async () => Promise.reject(new UpstreamError('down')), reverse: async () => undefined };
 
 const CASES: Case[] = [
   // validation_error (400)

@@ -55,7 +55,7 @@ describe('GET /v1/geocode', () => {
   });
 
   it('502 when the geocoder fails', async () => {
-    const failing: Geocoder = { search: async () => Promise.reject(new UpstreamError('geocoder said 500')), reverse: async () => undefined };
+    const failing: Geocoder = { stable: false, search: async () => Promise.reject(new UpstreamError('geocoder said 500')), reverse: async () => undefined };
     const broken = await harness({ geocoder: failing });
     try {
       expectProblem(await geocode('?q=x', broken.app, broken.issue()), 'upstream_error');

@@ -40,6 +40,7 @@ let service: HistoricalService;
 
 function build(geocoder: Geocoder = embeddedGeocoder()) {
   const counting: Geocoder = {
+    stable: geocoder.stable,
     search: (q, limit) => (geocoderCalls.push(q), geocoder.search(q, limit)),
     reverse: (lat, lon) => geocoder.reverse(lat, lon),
   };
@@ -99,6 +100,16 @@ describe('HistoricalService: answers', () => {
     expect(body.meta).not.toHaveProperty('radius_m');
     expect(compute.calls[0]).toEqual({ dataset: 'belgium_lowres', lat: 50.465, lon: 4.866 });
     expect((await stats(NAMUR)).cache).toBe('hit');
+  });
+
+  it('names the city whose scope an answer needed and whether its body may be replayed', async () => {
+    expect(await stats(BRUSSELS)).toMatchObject({ cityId: 'brussels', replayable: true });
+    expect(await stats(NAMUR)).toMatchObject({ cityId: null, replayable: true });
+    const byAddress = { address: 'Grand-Place 1, Bruxelles' };
+    expect(await stats(byAddress)).toMatchObject({ cityId: 'brussels', replayable: true });
+    build({ ...embeddedGeocoder(), stable: false });
+    expect(await stats(byAddress)).toMatchObject({ cityId: 'brussels', replayable: false });
+    expect(await stats(BRUSSELS)).toMatchObject({ replayable: true });
   });
 
   it('returns named metrics once each, in the order air, wind, thermal', async () => {

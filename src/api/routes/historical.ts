@@ -6,12 +6,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { StatMetric } from '../../cities/city-types.js';
 import type { HistoricalService } from '../../services/historical-service.js';
 import { sendJsonText } from '../json-text.js';
+import { metricScope, type StatsResponseCache } from '../stats-responses.js';
 import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import { HistoricalQuerySchema, StatsEnvelopeSchema } from '../schemas/historical.js';
 
 /** Options of the historical plugin. */
 export interface HistoricalOptions {
   readonly historical: HistoricalService;
+  /** Where replayable answers are stored for the stats fast path; absent when it is off. */
+  readonly answers?: StatsResponseCache;
 }
 
 /** Registers `GET /historical/stats`. */
@@ -49,7 +52,9 @@ export const historicalRoutes: FastifyPluginAsyncTypebox<HistoricalOptions> = as
     async (request, reply) => {
       const { address, lat, lon, radius, metrics } = request.query;
       const named = metrics === undefined ? undefined : (metrics.split(',') as StatMetric[]);
-      const result = await options.historical.stats({ address, lat, lon, radius, metrics: named }, request.apiKey!);
+      const key = request.apiKey!;
+      const result = await options.historical.stats({ address, lat, lon, radius, metrics: named }, key);
+      if (result.replayable) options.answers?.put(metricScope(key), request.url, result.body, result.cityId);
       // JSON text assembled from cached blocks: sent as is.
       return sendJsonText(reply.header('x-cache', result.cache), result.body);
     },

@@ -11,6 +11,7 @@ import { createGazetteer } from '../../../src/geocode/gazetteer.js';
 import { createEmbeddedGeocoder, type Geocoder } from '../../../src/geocode/geocoder.js';
 import { SqliteKeyStore } from '../../../src/keys/key-store.js';
 import type { KeySpec } from '../../../src/keys/key-types.js';
+import type { RateLimiter } from '../../../src/keys/rate-limiter.js';
 import { HistoricalService } from '../../../src/services/historical-service.js';
 import { SqliteStatsCache } from '../../../src/services/stats-cache.js';
 import { FakeCompute } from '../../services/support/fake-compute.js';
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   readonly config?: ConfigOverrides;
   readonly geocoder?: Geocoder;
   readonly timeoutMs?: number;
+  /** Defaults to the application's own in-memory limiter. */
+  readonly rateLimiter?: RateLimiter;
   /** Adds routes (e.g. a body-accepting test route) before the app is made ready. */
   readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -66,7 +69,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     timeoutMs: config.upstreamTimeoutMs,
     computeVersion: `test-${config.version}`,
   });
-  const app = await buildApp({ config, keys, geocoder, historical, clock });
+  const app = await buildApp({ config, keys, geocoder, historical, clock, ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}) });
   await options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,0 +1,120 @@
+/**
+ * Complete `200` answers of `GET /v1/historical/stats`, kept as bytes so a repeated request is answered without
+ * routing, validation, location, cache look-up or envelope assembly (the stats fast path, stats-fast-path.ts).
+ *
+ * An answer is stored only when it is replayable (HistoricalResult.replayable): its body then depends on nothing but
+ * the request URL and, when `metrics` is omitted, the key's metric scope; answers are kept per URL and per scope.
+ * They never go stale while the process runs: a dataset is opened once per process, so the statistics of one
+ * location are fixed. Besides the body, an answer remembers the city whose scope it needed, so a key without that
+ * city is refused by the full path, never served from here.
+ *
+ * Bounded by bytes. Eviction is second-chance (CLOCK): a read only sets a flag, so the hot path never reorders the
+ * map; when room is needed, the oldest URL goes unless it was read since the last pass, which earns it another round.
+ */
+import { STAT_METRICS } from '../cities/city-types.js';
+import { holdsMetric } from '../keys/entitlement.js';
+import type { ApiKeyRecord } from '../keys/key-types.js';
+
+/** One stored answer. */
+export interface StoredStatsAnswer {
+  /** The response body, UTF-8. */
+  readonly body: Buffer;
+  /** The covering city (its scope is required of the key); null for a nationwide answer. */
+  readonly cityId: string | null;
+}
+
+/** The answers stored for one URL, indexed by metric scope. */
+interface UrlEntry {
+  readonly byScope: (StoredStatsAnswer | undefined)[];
+  bytes: number;
+  /** Read since the last eviction pass went by. */
+  read: boolean;
+}
+
+/** Bookkeeping bytes counted per answer on top of its body. */
+const ANSWER_OVERHEAD_BYTES = 128;
+/** Bookkeeping bytes counted per URL on top of the URL text (UTF-16). */
+const URL_OVERHEAD_BYTES = 256;
+/** Number of distinct metric scopes (one bit per metric). */
+const SCOPES = 1 << STAT_METRICS.length;
+
+/**
+ * The key's metric scope as a small integer (one bit per metric of STAT_METRICS): the part of a key that shapes the
+ * body when a request leaves `metrics` out.
+ */
+export function metricScope(key: ApiKeyRecord): number {
+  let scope = 0;
+  for (let i = 0; i < STAT_METRICS.length; i++) if (holdsMetric(key, STAT_METRICS[i]!)) scope |= 1 << i;
+  return scope;
+}
+
+/** Stored answers by (request URL, metric scope). */
+export class StatsResponseCache {
+  readonly #budget: number;
+  readonly #byUrl = new Map<string, UrlEntry>();
+  #bytes = 0;
+  #answers = 0;
+
+  /** `budgetBytes` bounds bodies, URLs and bookkeeping together. */
+  constructor(budgetBytes: number) {
+    if (!(budgetBytes >= 0)) throw new RangeError(`StatsResponseCache: budget must be ≥ 0 bytes, got ${budgetBytes}.`);
+    this.#budget = budgetBytes;
+  }
+
+  /** The answer stored for `url` (path and query exactly as received) under `scope`, or undefined. */
+  get(scope: number, url: string): StoredStatsAnswer | undefined {
+    const entry = this.#byUrl.get(url);
+    if (entry === undefined) return undefined;
+    entry.read = true;
+    return entry.byScope[scope];
+  }
+
+  /** Stores a replayable answer (replacing one stored under the same URL and scope). */
+  put(scope: number, url: string, body: string, cityId: string | null): void {
+    const answer: StoredStatsAnswer = { body: Buffer.from(body, 'utf8'), cityId };
+    const answerBytes = answer.body.length + ANSWER_OVERHEAD_BYTES;
+    let entry = this.#byUrl.get(url);
+    if (entry === undefined) {
+      entry = { byScope: new Array<StoredStatsAnswer | undefined>(SCOPES).fill(undefined), bytes: 2 * url.length + URL_OVERHEAD_BYTES, read: true };
+      if (entry.bytes + answerBytes > this.#budget) return;
+      this.#byUrl.set(url, entry);
+      this.#bytes += entry.bytes;
+    }
+    const previous = entry.byScope[scope];
+    if (previous !== undefined) {
+      entry.bytes -= previous.body.length + ANSWER_OVERHEAD_BYTES;
+      this.#bytes -= previous.body.length + ANSWER_OVERHEAD_BYTES;
+      this.#answers--;
+    }
+    entry.byScope[scope] = answer;
+    // A fresh answer cost a computation: it starts with a second chance.
+    entry.read = true;
+    entry.bytes += answerBytes;
+    this.#bytes += answerBytes;
+    this.#answers++;
+    this.#evict();
+  }
+
+  /** Answers and bytes held. */
+  stats(): { readonly answers: number; readonly bytes: number } {
+    return { answers: this.#answers, bytes: this.#bytes };
+  }
+
+  /** Drops URLs, oldest first, giving each URL read since the last pass a second chance, until the budget holds. */
+  #evict(): void {
+    // Each turn drops a URL or clears a flag, so this ends.
+    while (this.#bytes > this.#budget) {
+      const oldest = this.#byUrl.entries().next().value;
+      if (oldest === undefined) return;
+      const [url, entry] = oldest;
+      this.#byUrl.delete(url);
+      if (entry.read) {
+        entry.read = false;
+        this.#byUrl.set(url, entry);
+        continue;
+      }
+      this.#bytes -= entry.bytes;
+      this.#answers -= entry.byScope.filter((a) => a !== undefined).length;
+    }
+  }
+}

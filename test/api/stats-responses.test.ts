@@ -1,0 +1,121 @@
+/**
+ * The store of complete statistics answers (URL × metric scope, byte budget, second-chance eviction) and the fast
+ * path's own life cycle, driven directly with request and response doubles.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
+import { StatsFastPath } from '../../src/api/stats-fast-path.js';
+import { metricScope, StatsResponseCache } from '../../src/api/stats-responses.js';
+import type { ApiKeyRecord } from '../../src/keys/key-types.js';
+import { MemoryRateLimiter, type RateDecision, type RateLimiter } from '../../src/keys/rate-limiter.js';
+import { ManualClock } from '../services/support/manual-clock.js';
+
+const KEY: ApiKeyRecord = {
+  id: 1, type: 'sk', label: 'test', cities: ['*'], products: ['*'], metrics: ['*'], origins: [],
+  active: true, createdAt: '2025-01-01T00:00:00.000Z', expiresAt: undefined,
+} as unknown as ApiKeyRecord;
+const withMetrics = (metrics: string[]) => ({ ...KEY, metrics }) as ApiKeyRecord;
+
+describe('metricScope', () => {
+  it('gives one bit per held metric, in the order air, wind, thermal', () => {
+    expect(metricScope(KEY)).toBe(0b111);
+    expect(metricScope(withMetrics(['air']))).toBe(0b001);
+    expect(metricScope(withMetrics(['wind', 'thermal']))).toBe(0b110);
+    expect(metricScope(withMetrics([]))).toBe(0);
+  });
+});
+
+describe('StatsResponseCache', () => {
+  it('keeps answers per URL and metric scope, replacing one stored again', () => {
+    const cache = new StatsResponseCache(1 << 20);
+    cache.put(7, '/a', '{"all":1}', 'brussels');
+    cache.put(1, '/a', '{"air":1}', 'brussels');
+    cache.put(7, '/b', '{"nationwide":1}', null);
+    expect(cache.get(7, '/a')?.body.toString()).toBe('{"all":1}');
+    expect(cache.get(1, '/a')).toEqual({ body: Buffer.from('{"air":1}'), cityId: 'brussels' });
+    expect(cache.get(3, '/a')).toBeUndefined();
+    expect(cache.get(7, '/b')?.cityId).toBeNull();
+    expect(cache.get(7, '/c')).toBeUndefined();
+    const before = cache.stats();
+    cache.put(7, '/a', '{"all":2}', 'brussels');
+    expect(cache.get(7, '/a')?.body.toString()).toBe('{"all":2}');
+    expect(cache.stats()).toEqual(before);
+    expect(before.answers).toBe(3);
+  });
+
+  it('holds its byte budget, giving URLs read since the last pass a second chance', () => {
+    const body = 'x'.repeat(1000);
+    // Each URL costs 1000 + 128 (answer) + 2 × 2 + 256 (URL) = 1388 bytes: three fit in 4,200.
+    const cache = new StatsResponseCache(4_200);
+    for (const url of ['/a', '/b', '/c']) cache.put(7, url, body, null);
+    expect(cache.stats()).toEqual({ answers: 3, bytes: 3 * 1388 });
+    cache.put(7, '/d', body, null); // fresh answers all hold a chance: the oldest goes after one pass
+    expect(cache.get(7, '/a')).toBeUndefined();
+    expect(cache.get(7, '/b')).toBeDefined(); // read: survives the next pass
+    cache.put(7, '/e', body, null);
+    expect(cache.get(7, '/c')).toBeUndefined();
+    expect(['/b', '/d', '/e'].map((url) => cache.get(7, url) !== undefined)).toEqual([true, true, true]);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(4_200);
+  });
+
+  it('stores nothing larger than its whole budget, and nothing with no budget', () => {
+    const small = new StatsResponseCache(500);
+    small.put(7, '/a', 'x'.repeat(1000), null);
+    expect(small.get(7, '/a')).toBeUndefined();
+    expect(small.stats()).toEqual({ answers: 0, bytes: 0 });
+    expect(() => new StatsResponseCache(-1)).toThrow(RangeError);
+  });
+});
+
+describe('StatsFastPath', () => {
+  const URL = '/v1/historical/stats?lat=50.8466&lon=4.3519';
+  const LIMITS = { secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 50 };
+
+  function setup(limiter: RateLimiter = new MemoryRateLimiter()) {
+    const answers = new StatsResponseCache(1 << 20);
+    answers.put(7, URL, '{"stored":true}', 'brussels');
+    const fastPath = new StatsFastPath({ answers, keys: { findByKey: () => KEY }, limiter, clock: new ManualClock(0), limits: LIMITS });
+    const req = { method: 'GET', url: URL, headers: { authorization: `Bearer svc_sk_${'A'.repeat(32)}` } } as unknown as IncomingMessage;
+    const res = { writeHead: vi.fn(), end: vi.fn() };
+    const next = vi.fn();
+    const handle = () => fastPath.handle(req, res as unknown as ServerResponse, next);
+    return { fastPath, res, next, handle };
+  }
+
+  it('answers from the stored answer, then hands everything to the application once closed', () => {
+    const { fastPath, res, next, handle } = setup();
+    handle();
+    expect(res.end).toHaveBeenCalledWith(Buffer.from('{"stored":true}'));
+    expect(res.writeHead.mock.calls[0]![1]).toMatchObject({ 'x-cache': 'hit', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' });
+    fastPath.close();
+    handle();
+    expect(next).toHaveBeenCalledTimes(1);
+    expect(res.end).toHaveBeenCalledTimes(1);
+    expect(fastPath.stats()).toEqual({ served: 1, passed: 0 });
+  });
+
+  it('closes the connection with an answer whose asynchronous limiter replied after the shutdown began', async () => {
+    let release: (decision: RateDecision) => void = () => undefined;
+    const pending = new Promise<RateDecision>((resolve) => (release = resolve));
+    const memory = new MemoryRateLimiter();
+    const { fastPath, res, handle } = setup({ consume: () => pending, peek: (...args) => memory.peek(...args) });
+    handle();
+    fastPath.close();
+    release({ allowed: true, limit: 600, remaining: 599, resetEpochS: 60, retryAfterS: 60 });
+    await pending;
+    await Promise.resolve();
+    expect(res.writeHead.mock.calls[0]![1]).toMatchObject({ connection: 'close', 'x-cache': 'hit' });
+  });
+
+  it('hands a request to the application when the asynchronous limiter fails', async () => {
+    const failing = Promise.reject(new Error('limiter down'));
+    failing.catch(() => undefined);
+    const memory = new MemoryRateLimiter();
+    const { fastPath, next, handle } = setup({ consume: () => failing, peek: (...args) => memory.peek(...args) });
+    handle();
+    await failing.catch(() => undefined);
+    await Promise.resolve();
+    expect(next).toHaveBeenCalledTimes(1);
+    expect(fastPath.stats()).toEqual({ served: 0, passed: 1 });
+  });
+});
