@@ -3,6 +3,7 @@
  * path's own life cycle, driven directly with request and response doubles.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { StatsFastPath } from '../../src/api/stats-fast-path.js';
 import { metricScope, StatsResponseCache } from '../../src/api/stats-responses.js';
@@ -92,6 +93,22 @@ describe('StatsFastPath', () => {
     expect(next).toHaveBeenCalledTimes(1);
     expect(res.end).toHaveBeenCalledTimes(1);
     expect(fastPath.stats()).toEqual({ served: 1, passed: 0 });
+  });
+
+  it('logs each answer at info when the application logs requests, and not otherwise', () => {
+    const { fastPath, handle } = setup();
+    const quiet = { level: 'warn', info: vi.fn() };
+    fastPath.attachLogger(quiet as unknown as FastifyBaseLogger);
+    handle();
+    expect(quiet.info).not.toHaveBeenCalled();
+    const log = { level: 'info', info: vi.fn() };
+    fastPath.attachLogger(log as unknown as FastifyBaseLogger);
+    handle();
+    expect(log.info).toHaveBeenCalledTimes(1);
+    const [fields, message] = log.info.mock.calls[0]!;
+    expect(message).toBe('request completed');
+    expect(fields).toMatchObject({ fastPath: true, req: { method: 'GET', url: URL }, res: { statusCode: 200 } });
+    expect(fields.reqId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('closes the connection with an answer whose asynchronous limiter replied after the shutdown began', async () => {
