@@ -69,22 +69,21 @@ export class StatsResponseCache {
     return entry.byScope[scope];
   }
 
-  /** Stores a replayable answer (replacing one stored under the same URL and scope). */
+  /**
+   * Stores a replayable answer, unless one is already stored under the same URL and scope: it would be the same bytes
+   * (answers never change while the process runs), so a request the fast path left to the application (a browser's,
+   * a HEAD) costs no second encoding.
+   */
   put(scope: number, url: string, body: string, cityId: string | null): void {
+    let entry = this.#byUrl.get(url);
+    if (entry?.byScope[scope] !== undefined) return;
     const answer: StoredStatsAnswer = { body: Buffer.from(body, 'utf8'), cityId };
     const answerBytes = answer.body.length + ANSWER_OVERHEAD_BYTES;
-    let entry = this.#byUrl.get(url);
     if (entry === undefined) {
       entry = { byScope: new Array<StoredStatsAnswer | undefined>(SCOPES).fill(undefined), bytes: 2 * url.length + URL_OVERHEAD_BYTES, read: true };
       if (entry.bytes + answerBytes > this.#budget) return;
       this.#byUrl.set(url, entry);
       this.#bytes += entry.bytes;
-    }
-    const previous = entry.byScope[scope];
-    if (previous !== undefined) {
-      entry.bytes -= previous.body.length + ANSWER_OVERHEAD_BYTES;
-      this.#bytes -= previous.body.length + ANSWER_OVERHEAD_BYTES;
-      this.#answers--;
     }
     entry.byScope[scope] = answer;
     // A fresh answer cost a computation: it starts with a second chance.

@@ -7,7 +7,7 @@ import type { StatMetric } from '../../cities/city-types.js';
 import type { HistoricalService } from '../../services/historical-service.js';
 import { sendJsonText } from '../json-text.js';
 import { metricScope, type StatsResponseCache } from '../stats-responses.js';
-import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
+import { described, KEYED_SECURITY, LOCATED_QUERY_PROBLEMS, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import { HistoricalQuerySchema, StatsEnvelopeSchema } from '../schemas/historical.js';
 
 /** Options of the historical plugin. */
@@ -36,16 +36,7 @@ export const historicalRoutes: FastifyPluginAsyncTypebox<HistoricalOptions> = as
             ...RATE_LIMIT_HEADERS,
             'X-Cache': { description: 'hit when served from the cache, miss when computed for this request.', type: 'string', enum: ['hit', 'miss'] },
           }),
-          ...problemResponses([
-            'validation_error',
-            'unauthorized',
-            'forbidden',
-            'outside_coverage',
-            'product_unavailable',
-            'rate_limited',
-            'upstream_error',
-            'upstream_timeout',
-          ], true),
+          ...problemResponses(LOCATED_QUERY_PROBLEMS, true),
         },
       },
     },

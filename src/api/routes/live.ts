@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { LiveProduct, LiveService } from '../../services/live-service.js';
 import { sendJsonText } from '../json-text.js';
-import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
+import { described, KEYED_SECURITY, LOCATED_QUERY_PROBLEMS, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import { HourlyEnvelopeSchema, LiveQuerySchema } from '../schemas/live.js';
 
 /** Options of the live plugin. */
@@ -51,16 +51,7 @@ export const liveRoutes: FastifyPluginAsyncTypebox<LiveOptions> = async (app, op
           querystring: LiveQuerySchema,
           response: {
             200: described(HourlyEnvelopeSchema, 'The hourly-record envelope; records carry every field and may carry more.', headers),
-            ...problemResponses([
-              'validation_error',
-              'unauthorized',
-              'forbidden',
-              'outside_coverage',
-              'product_unavailable',
-              'rate_limited',
-              'upstream_error',
-              'upstream_timeout',
-            ], true),
+            ...problemResponses(LOCATED_QUERY_PROBLEMS, true),
           },
         },
       },

@@ -78,6 +78,18 @@ export function problemResponses(codes: readonly ProblemCode[], keyed = false): 
   return out;
 }
 
+/** The problems of a keyed route that locates an address or coordinates and asks an upstream (statistics, live). */
+export const LOCATED_QUERY_PROBLEMS: readonly ProblemCode[] = [
+  'validation_error',
+  'unauthorized',
+  'forbidden',
+  'outside_coverage',
+  'product_unavailable',
+  'rate_limited',
+  'upstream_error',
+  'upstream_timeout',
+];
+
 /** Security of keyed endpoints: a key as Bearer token or in X-API-Key. */
 export const KEYED_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 
