@@ -9,10 +9,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ValidationError } from './errors.js';
 
-/** Which geocoder answers `/geocode` and address look-ups: the embedded gazetteer or an HTTP service. */
+/** The HTTP geocoder APIs: this service's own contract, Nominatim, Photon (`SVC_GEOCODER=<api>:<url>`). */
+export const HTTP_GEOCODER_APIS = ['svc', 'nominatim', 'photon'] as const;
+export type HttpGeocoderApi = (typeof HTTP_GEOCODER_APIS)[number];
+
+/** Which geocoder answers `/geocode` and address look-ups: the embedded gazetteer or an HTTP geocoder. */
 export type GeocoderConfig =
   | { readonly kind: 'embedded' }
-  | { readonly kind: 'http'; readonly url: string; readonly timeoutMs: number };
+  | { readonly kind: HttpGeocoderApi; readonly url: string; readonly timeoutMs: number; readonly userAgent: string };
 
 /** Default per-key limits; a key's own value, when set by the operator, wins. */
 export interface DefaultLimits {
@@ -67,6 +71,7 @@ export const ENV_VARS = {
   reportsPerDay: 'SVC_REPORTS_PER_DAY',
   geocoder: 'SVC_GEOCODER',
   geocoderTimeoutMs: 'SVC_GEOCODER_TIMEOUT_MS',
+  geocoderUserAgent: 'SVC_GEOCODER_USER_AGENT',
   modelServiceUrl: 'SVC_MODEL_SERVICE_URL',
   modelServiceTimeoutMs: 'SVC_MODEL_SERVICE_TIMEOUT_MS',
   computeThreads: 'SVC_COMPUTE_THREADS',
@@ -126,11 +131,29 @@ function packageVersion(): string {
   }
 }
 
-function geocoderFrom(env: NodeJS.ProcessEnv): GeocoderConfig {
+/** A header value the HTTP client will send as is: printable ASCII, not blank. */
+const HEADER_VALUE = /^[\x20-\x7e]+$/;
+
+/**
+ * `SVC_GEOCODER`: `embedded`, a base URL (this service's geocoder contract), or `<api>:<base URL>` with api one of
+ * `HTTP_GEOCODER_APIS` (`nominatim:https://nominatim.example.org`). The User-Agent defaults to the service's name,
+ * version and documentation URL, which identifies it as Nominatim's usage policy asks.
+ */
+function geocoderFrom(env: NodeJS.ProcessEnv, version: string, docsUrl: string): GeocoderConfig {
   const raw = (env[ENV_VARS.geocoder] ?? 'embedded').trim();
   if (raw === '' || raw === 'embedded') return { kind: 'embedded' };
-  const url = checkHttpUrl(ENV_VARS.geocoder, raw);
-  return { kind: 'http', url, timeoutMs: intFrom(env, ENV_VARS.geocoderTimeoutMs, 5_000) };
+  const prefixed = /^([a-z]+):(https?:.*)$/i.exec(raw);
+  const api = prefixed ? prefixed[1].toLowerCase() : 'svc';
+  if (!(HTTP_GEOCODER_APIS as readonly string[]).includes(api)) {
+    fail(ENV_VARS.geocoder, `must be embedded, a URL, or ${HTTP_GEOCODER_APIS.map((a) => `${a}:<url>`).join(', ')}`, raw);
+  }
+  const url = checkHttpUrl(ENV_VARS.geocoder, prefixed ? prefixed[2] : raw);
+  return {
+    kind: api as HttpGeocoderApi,
+    url,
+    timeoutMs: intFrom(env, ENV_VARS.geocoderTimeoutMs, 5_000),
+    userAgent: env[ENV_VARS.geocoderUserAgent]?.trim() || `svc-api/${version} (+${docsUrl})`,
+  };
 }
 
 function validate(config: Config): Config {
@@ -143,9 +166,15 @@ function validate(config: Config): Config {
   checkInt(ENV_VARS.secretPerMin, config.limits.secretPerMin, 1, 1_000_000);
   checkInt(ENV_VARS.publishablePerMin, config.limits.publishablePerMin, 1, 1_000_000);
   checkInt(ENV_VARS.reportsPerDay, config.limits.reportsPerDay, 0, 1_000_000);
-  if (config.geocoder.kind === 'http') {
+  if (config.geocoder.kind !== 'embedded') {
+    if (!(HTTP_GEOCODER_APIS as readonly string[]).includes(config.geocoder.kind)) {
+      fail(ENV_VARS.geocoder, `must name one of ${HTTP_GEOCODER_APIS.join(', ')}`, config.geocoder.kind);
+    }
     checkHttpUrl(ENV_VARS.geocoder, config.geocoder.url);
     checkInt(ENV_VARS.geocoderTimeoutMs, config.geocoder.timeoutMs, 1, 600_000);
+    if (!HEADER_VALUE.test(config.geocoder.userAgent)) {
+      fail(ENV_VARS.geocoderUserAgent, 'must be printable ASCII text', config.geocoder.userAgent);
+    }
   }
   if (config.modelServiceUrl !== undefined) checkHttpUrl(ENV_VARS.modelServiceUrl, config.modelServiceUrl);
   checkInt(ENV_VARS.modelServiceTimeoutMs, config.modelServiceTimeoutMs, 1, 600_000);
@@ -160,20 +189,22 @@ function validate(config: Config): Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? (env[ENV_VARS.dataDir]?.trim() || 'data/demo'));
   const modelUrl = env[ENV_VARS.modelServiceUrl]?.trim();
+  const version = packageVersion();
+  const docsUrl = (env[ENV_VARS.docsUrl]?.trim() || 'https://svc.example/docs').replace(/\/+$/, '');
   const fromEnv: Config = {
     port: intFrom(env, ENV_VARS.port, 8080),
     host: env[ENV_VARS.host]?.trim() || '127.0.0.1',
     dataDir,
     dbFile: env[ENV_VARS.dbFile]?.trim() || join(dataDir, 'svc.sqlite'),
-    docsUrl: (env[ENV_VARS.docsUrl]?.trim() || 'https://svc.example/docs').replace(/\/+$/, ''),
-    version: packageVersion(),
+    docsUrl,
+    version,
     upstreamTimeoutMs: intFrom(env, ENV_VARS.upstreamTimeoutMs, 30_000),
     limits: {
       secretPerMin: intFrom(env, ENV_VARS.secretPerMin, 600),
       publishablePerMin: intFrom(env, ENV_VARS.publishablePerMin, 120),
       reportsPerDay: intFrom(env, ENV_VARS.reportsPerDay, 50),
     },
-    geocoder: geocoderFrom(env),
+    geocoder: geocoderFrom(env, version, docsUrl),
     modelServiceUrl: modelUrl ? modelUrl : undefined,
     modelServiceTimeoutMs: intFrom(env, ENV_VARS.modelServiceTimeoutMs, 10_000),
     computeThreads: intFrom(env, ENV_VARS.computeThreads, availableParallelism()),

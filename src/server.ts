@@ -7,11 +7,18 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
-import type { Config } from './config.js';
+import type { Config, HttpGeocoderApi } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
-import { createEmbeddedGeocoder, createHttpGeocoder, type Geocoder } from './geocode/geocoder.js';
+import {
+  createEmbeddedGeocoder,
+  createHttpGeocoder,
+  createNominatimGeocoder,
+  createPhotonGeocoder,
+  type Geocoder,
+  type HttpGeocoderOptions,
+} from './geocode/geocoder.js';
 import { CachedKeyLookup } from './keys/cached-key-lookup.js';
 import { SqliteKeyStore } from './keys/key-store.js';
 import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
@@ -21,11 +28,18 @@ import { LiveService } from './services/live-service.js';
 import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 
+/** The HTTP geocoder adapters, by the API name `SVC_GEOCODER` gives. */
+const HTTP_GEOCODERS: Readonly<Record<HttpGeocoderApi, (options: HttpGeocoderOptions) => Geocoder>> = {
+  svc: createHttpGeocoder,
+  nominatim: createNominatimGeocoder,
+  photon: createPhotonGeocoder,
+};
+
 /** The geocoder the configuration selects. */
 export function geocoderFor(config: Config): Geocoder {
-  return config.geocoder.kind === 'embedded'
-    ? createEmbeddedGeocoder(createGazetteer(GAZETTEER))
-    : createHttpGeocoder({ baseUrl: config.geocoder.url, timeoutMs: config.geocoder.timeoutMs });
+  const g = config.geocoder;
+  if (g.kind === 'embedded') return createEmbeddedGeocoder(createGazetteer(GAZETTEER));
+  return HTTP_GEOCODERS[g.kind]({ baseUrl: g.url, timeoutMs: g.timeoutMs, userAgent: g.userAgent });
 }
 
 /** A built service: the application (ready, not yet listening), the parts it runs on, and its shutdown. */

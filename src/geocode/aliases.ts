@@ -103,13 +103,15 @@ function indexOfRun(tokens: readonly string[], run: readonly string[]): number {
 /**
  * The entry's token list followed by its other-language variants: for every alias group whose name appears as a run
  * of tokens (and whose postcode condition holds), each other name replaces it. Groups combine, so "Grand-Place 1,
- * 1000 Bruxelles" also yields `grote markt 1 1000 brussel`. The original always comes first.
+ * 1000 Bruxelles" also yields `grote markt 1 1000 brussel`. The original always comes first. The postcode condition
+ * is checked against `context` (by default the tokens themselves), so a street name alone can be varied with the
+ * postcode of its address.
  */
-export function aliasVariants(tokens: readonly string[]): string[][] {
+export function aliasVariants(tokens: readonly string[], context: readonly string[] = tokens): string[][] {
   const variants: string[][] = [[...tokens]];
   const seen = new Set([tokens.join(' ')]);
   for (const group of FOLDED) {
-    if (group.postcodes !== undefined && !tokens.some((t) => group.postcodes!.has(t))) continue;
+    if (group.postcodes !== undefined && !context.some((t) => group.postcodes!.has(t))) continue;
     for (const variant of [...variants]) {
       for (const name of group.names) {
         const at = indexOfRun(variant, name);

@@ -1,23 +1,28 @@
 /**
  * Search over the embedded gazetteer. Flexsearch finds candidates (forward tokenizer, so partly typed words match;
- * phonetic keys from its LatinExtra charset, so misspellings match); relevance.ts then scores every candidate and
- * decides the order. Accents, case and punctuation never matter (normalize.ts), and other-language names of
- * municipalities and central Brussels streets match through aliases.ts.
+ * phonetic keys from its LatinExtra charset, so misspellings match), and so do the municipalities whose postcode or
+ * name the query holds; the address check (address-match.ts) then drops every candidate that contradicts the query
+ * and scores the others, which decides the order. Accents, case and punctuation never matter (normalize.ts), and
+ * other-language names of municipalities and central Brussels streets match through aliases.ts.
  */
 import { Charset, Encoder, Index } from 'flexsearch';
+import { matchAddress, prepareParts, prepareQuery, type PreparedParts } from './address-match.js';
+import { parseDisplayAddress, type ResultKind } from './address-parts.js';
 import { aliasVariants } from './aliases.js';
 import type { GazetteerEntry } from './gazetteer-types.js';
 import { createNearestIndex } from './nearest.js';
 import { isNumeric, tokenize } from './normalize.js';
-import { scoreTokens, type TokenList } from './relevance.js';
 
 /** One forward-geocoding result; the API layer adds `covered` and `city`. */
 export interface GeocodeHit {
+  /** One-language display address: street and number, postcode and municipality (or less, per `kind`). */
   readonly address: string;
   readonly lat: number;
   readonly lon: number;
-  /** 0..1, see relevance.ts; 1 for an exact match. */
+  /** 0..1, see address-match.ts; 1 for an exact match. */
   readonly relevance: number;
+  /** How precise the result is; area-level kinds are not usable where street-level data answers (locate.ts). */
+  readonly kind: ResultKind;
 }
 
 /** The searchable gazetteer. */
@@ -31,9 +36,6 @@ export interface Gazetteer {
 /** How far reverse geocoding looks for an address, in metres. */
 export const REVERSE_MAX_DISTANCE_M = 150;
 
-/** A candidate whose query tokens match less than this on average is dropped as noise from phonetic matching. */
-export const MIN_MATCH = 0.3;
-
 /** Candidates taken from flexsearch before rescoring: generous, because flexsearch's order is not ours. */
 const MIN_WINDOW = 200;
 
@@ -41,7 +43,14 @@ const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
 interface Prepared {
   readonly entry: GazetteerEntry;
-  readonly variants: readonly TokenList[];
+  readonly parts: PreparedParts;
+}
+
+/** The entry's parts; an entry not in the display form is an error naming it (gazetteer data are checked by tests). */
+function partsOf(entry: GazetteerEntry): PreparedParts {
+  const parts = parseDisplayAddress(entry.address);
+  if (parts === undefined) throw new Error(`Gazetteer entry ${JSON.stringify(entry.address)} is not in the display form.`);
+  return prepareParts(parts);
 }
 
 /** Builds the search and reverse indexes once; the entry array is not modified or retained beyond its items. */
@@ -56,21 +65,21 @@ export function createGazetteer(entries: readonly GazetteerEntry[]): Gazetteer {
     }
     return key;
   };
-  const toList = (tokens: readonly string[]): TokenList => ({ tokens, keys: tokens.map(keyOf) });
   /** Flexsearch sees phonetic keys; numbers stay exact so postcodes and house numbers do not blur. */
   const encode = (text: string): string[] => tokenize(text).map(keyOf).filter((k) => k !== '');
 
   const index = new Index({ tokenize: 'forward', encoder: encode });
   const exact = new Map<string, number[]>();
+  /** Municipality and place entries by each word of their name and by postcode, so a fallback is always a candidate. */
+  const areas = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, id: number) => map.set(key, [...(map.get(key) ?? []), id]);
   const prepared: Prepared[] = entries.map((entry, id) => {
     const tokens = tokenize(entry.address);
     const variants = entry.kind === 'place' ? [tokens] : aliasVariants(tokens);
-    for (const v of variants) {
-      const key = v.join(' ');
-      exact.set(key, [...(exact.get(key) ?? []), id]);
-    }
+    for (const v of variants) add(exact, v.join(' '), id);
+    if (entry.kind !== 'address') for (const t of new Set(variants.flat())) add(areas, t, id);
     index.add(id, variants.map((v) => v.join(' ')).join(' '));
-    return { entry, variants: variants.map(toList) };
+    return { entry, parts: partsOf(entry) };
   });
 
   const addressIds = prepared.flatMap((p, id) => (p.entry.kind === 'address' ? [id] : []));
@@ -79,35 +88,27 @@ export function createGazetteer(entries: readonly GazetteerEntry[]): Gazetteer {
   return {
     search(q, limit) {
       const n = Math.floor(limit);
-      const query = toList(tokenize(q));
+      const query = prepareQuery(q);
       if (!(n >= 1) || query.tokens.length === 0) return [];
       const found = index.search(q, { limit: Math.max(MIN_WINDOW, n * 20), suggest: true }) as number[];
-      const candidates = new Set<number>([...(exact.get(query.tokens.join(' ')) ?? []), ...found]);
-      const scored: { id: number; relevance: number }[] = [];
+      const candidates = new Set<number>([
+        ...(exact.get(query.tokens.join(' ')) ?? []),
+        ...query.tokens.flatMap((t) => areas.get(t) ?? []),
+        ...found,
+      ]);
+      const scored: { id: number; relevance: number; address: string }[] = [];
       for (const id of candidates) {
-        // A variant replaces the original only when it matches more of the query, so an alias that the query did
-        // not use cannot change the score through its different token count.
-        const [original, ...others] = prepared[id].variants;
-        let best = scoreTokens(query, original);
-        for (const v of others) {
-          const s = scoreTokens(query, v);
-          if (s.match > best.match) best = s;
-        }
-        if (best.match >= MIN_MATCH) scored.push({ id, relevance: best.relevance });
+        const m = matchAddress(query, prepared[id].parts);
+        if (m) scored.push({ id, relevance: m.relevance, address: m.address });
       }
-      scored.sort(
-        (a, b) =>
-          b.relevance - a.relevance ||
-          COLLATOR.compare(prepared[a.id].entry.address, prepared[b.id].entry.address) ||
-          a.id - b.id,
-      );
+      scored.sort((a, b) => b.relevance - a.relevance || COLLATOR.compare(a.address, b.address) || a.id - b.id);
       const hits: GeocodeHit[] = [];
       const seen = new Set<string>();
-      for (const { id, relevance } of scored) {
-        const { address, lat, lon } = prepared[id].entry;
+      for (const { id, relevance, address } of scored) {
         if (seen.has(address)) continue;
         seen.add(address);
-        hits.push({ address, lat, lon, relevance });
+        const { lat, lon } = prepared[id].entry;
+        hits.push({ address, lat, lon, relevance, kind: prepared[id].parts.parts.kind });
         if (hits.length === n) break;
       }
       return hits;

@@ -1,14 +1,18 @@
 /**
- * The geocoder seam: what the services ask of any geocoder. Two implementations: the embedded gazetteer (default, no
- * network) and an HTTP upstream (http-geocoder.ts), chosen by configuration (`SVC_GEOCODER`). Results may only be
- * used to query this service (spec rule 6); nothing here stores them.
+ * The geocoder seam: what the services ask of any geocoder. Implementations: the embedded gazetteer (default, no
+ * network) and three HTTP adapters, for this service's own contract (http-geocoder.ts), Nominatim
+ * (nominatim-geocoder.ts) and Photon (photon-geocoder.ts), chosen by configuration (`SVC_GEOCODER`). Every one passes
+ * its results through the same address check (address-match.ts), so none returns a result that contradicts the query.
+ * Results may only be used to query this service (spec rule 6); nothing here stores them.
  */
 import type { Gazetteer, GeocodeHit } from './gazetteer.js';
 
-/** One forward-geocoding result (address, lat, lon, relevance). */
+/** One forward-geocoding result (address, lat, lon, relevance, kind). */
 export type { GeocodeHit } from './gazetteer.js';
-/** The HTTP upstream adapter, re-exported so callers pick either geocoder from this module. */
+/** The HTTP adapters, re-exported so callers pick any geocoder from this module. */
 export { createHttpGeocoder, type HttpGeocoderOptions } from './http-geocoder.js';
+export { createNominatimGeocoder } from './nominatim-geocoder.js';
+export { createPhotonGeocoder } from './photon-geocoder.js';
 
 /** Forward and reverse geocoding. Failures of a remote geocoder reject with `UpstreamError`. */
 export interface Geocoder {

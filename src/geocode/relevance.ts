@@ -56,8 +56,14 @@ export function tokenSimilarity(q: string, e: string, qKey = '', eKey = ''): num
   return best;
 }
 
-/** Scores an entry's token list against the query's; an empty query or entry scores 0. */
-export function scoreTokens(query: TokenList, entry: TokenList): RelevanceScore {
+/** Similarity of one query token to one entry token, 0..1, given their phonetic keys. */
+export type TokenSimilarity = (q: string, e: string, qKey: string, eKey: string) => number;
+
+/**
+ * Scores an entry's token list against the query's; an empty query or entry scores 0. `similarity` is
+ * `tokenSimilarity` unless the caller compares tokens its own way (the address check reads abbreviations too).
+ */
+export function scoreTokens(query: TokenList, entry: TokenList, similarity: TokenSimilarity = tokenSimilarity): RelevanceScore {
   const qn = query.tokens.length;
   const en = entry.tokens.length;
   if (qn === 0 || en === 0) return { relevance: 0, match: 0 };
@@ -66,7 +72,7 @@ export function scoreTokens(query: TokenList, entry: TokenList): RelevanceScore 
   for (let i = 0; i < qn; i++) {
     let best = 0;
     for (let j = 0; j < en; j++) {
-      const s = tokenSimilarity(query.tokens[i], entry.tokens[j], query.keys[i], entry.keys[j]);
+      const s = similarity(query.tokens[i], entry.tokens[j], query.keys[i], entry.keys[j]);
       if (s > best) best = s;
       if (s > bestForEntry[j]) bestForEntry[j] = s;
     }

@@ -38,9 +38,24 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
       upstreamTimeoutMs: 5000, limits: { secretPerMin: 100, publishablePerMin: 10, reportsPerDay: 3 },
-      geocoder: { kind: 'http', url: 'https://geo.example/v1', timeoutMs: 1500 }, modelServiceUrl: 'http://127.0.0.1:7000',
+      geocoder: { kind: 'svc', url: 'https://geo.example/v1', timeoutMs: 1500, userAgent: `svc-api/${pkg.version} (+https://api.example.be/docs)` },
+      modelServiceUrl: 'http://127.0.0.1:7000',
       computeThreads: 3, logLevel: 'warn', statsResponseCacheMb: 0,
     });
+  });
+
+  it('selects the HTTP geocoder API by prefix: svc (or a bare URL), nominatim, photon', () => {
+    const ua = `svc-api/${pkg.version} (+https://svc.example/docs)`;
+    expect(loadConfig({ SVC_GEOCODER: 'svc:http://127.0.0.1:7001/' }).geocoder).toEqual({
+      kind: 'svc', url: 'http://127.0.0.1:7001', timeoutMs: 5000, userAgent: ua,
+    });
+    expect(loadConfig({ SVC_GEOCODER: 'nominatim:https://nominatim.example.org' }).geocoder).toEqual({
+      kind: 'nominatim', url: 'https://nominatim.example.org', timeoutMs: 5000, userAgent: ua,
+    });
+    expect(
+      loadConfig({ SVC_GEOCODER: 'Photon:http://10.0.0.5:2322', SVC_GEOCODER_USER_AGENT: 'acme-air/2 (ops@acme.example)' }).geocoder,
+    ).toEqual({ kind: 'photon', url: 'http://10.0.0.5:2322', timeoutMs: 5000, userAgent: 'acme-air/2 (ops@acme.example)' });
+    expect(Object.isFrozen(loadConfig({ SVC_GEOCODER: 'photon:http://h' }).geocoder)).toBe(true);
   });
 
   it('applies overrides after the environment, ignoring undefined ones', () => {
@@ -64,6 +79,11 @@ describe('loadConfig', () => {
     [{ SVC_UPSTREAM_TIMEOUT_MS: '0' }, 'SVC_UPSTREAM_TIMEOUT_MS'],
     [{ SVC_RATE_SK_PER_MIN: '-1' }, 'SVC_RATE_SK_PER_MIN'],
     [{ SVC_GEOCODER: 'ftp://geo' }, 'SVC_GEOCODER'],
+    [{ SVC_GEOCODER: 'pelias:https://geo.example' }, 'SVC_GEOCODER'],
+    [{ SVC_GEOCODER: 'nominatim:' }, 'SVC_GEOCODER'],
+    [{ SVC_GEOCODER: 'nominatim:https://geo.example?key=1' }, 'SVC_GEOCODER'],
+    [{ SVC_GEOCODER: 'photon:https://geo', SVC_GEOCODER_TIMEOUT_MS: '0' }, 'SVC_GEOCODER_TIMEOUT_MS'],
+    [{ SVC_GEOCODER: 'photon:https://geo', SVC_GEOCODER_USER_AGENT: 'caf\u00e9/1' }, 'SVC_GEOCODER_USER_AGENT'],
     [{ SVC_MODEL_SERVICE_URL: 'nope' }, 'SVC_MODEL_SERVICE_URL'],
     [{ SVC_COMPUTE_THREADS: '0' }, 'SVC_COMPUTE_THREADS'],
     [{ SVC_LOG_LEVEL: 'loud' }, 'SVC_LOG_LEVEL'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GazetteerEntry } from '../../src/geocode/gazetteer-types.js';
-import { MIN_MATCH, REVERSE_MAX_DISTANCE_M, createGazetteer } from '../../src/geocode/gazetteer.js';
+import { REVERSE_MAX_DISTANCE_M, createGazetteer } from '../../src/geocode/gazetteer.js';
 import { haversineM } from '../../src/geocode/nearest.js';
 import { TEST_GAZETTEER } from './fixtures.js';
 
@@ -40,6 +40,7 @@ describe('gazetteer search', () => {
       lat: 50.84672,
       lon: 4.35247,
       relevance: 1,
+      kind: 'address',
     });
     expect(g.search('rue du marche aux herbes 12 1000 BRUXELLES', 1)[0].relevance).toBe(1);
     expect(g.search('Grote Markt 1, 1000 Brussel', 1)[0]).toMatchObject({
@@ -89,9 +90,11 @@ describe('gazetteer search', () => {
     expect(g.search(' ,- ', 5)).toEqual([]);
   });
 
-  it('answers nothing for text that matches no entry', () => {
+  it('answers nothing for text that matches no entry, or only by phonetic key', () => {
     expect(g.search('xyzzy qwerty', 5)).toEqual([]);
-    expect(MIN_MATCH).toBeGreaterThan(0);
+    expect(g.search('xyzzy', 5)).toEqual([]);
+    // "plas" and "place" share a phonetic key but are two edits apart in four letters: not a typo of each other.
+    expect(g.search('grand plas', 5)).toEqual([]);
   });
 
   it('does not translate places abroad, and lists a duplicated address once', () => {

@@ -25,6 +25,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 const HIT = { address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84672, lon: 4.35247, relevance: 0.97 };
+const HIT7 = { ...HIT, address: 'Grand-Place 7, 1000 Bruxelles', relevance: 0.9 };
+const HIT10 = { ...HIT, address: 'Grand-Place 10, 1000 Bruxelles', relevance: 0.9 };
 
 describe('HTTP geocoder against a well-behaved upstream', () => {
   const seen: string[] = [];
@@ -38,8 +40,14 @@ describe('HTTP geocoder against a well-behaved upstream', () => {
       if (path === '/search') {
         const q = url.searchParams.get('q');
         if (q === 'nothing') return json(res, 200, { results: [] });
-        if (q === 'overshoot') return json(res, 200, { results: [{ ...HIT, relevance: 1.7 }, HIT, HIT] });
-        return json(res, 200, { results: [HIT, { ...HIT, address: 'Grand-Place 7, 1000 Bruxelles', relevance: 0.9 }] });
+        if (q === 'Grand-Place 1, 1000 Bruxelles') return json(res, 200, { results: [{ ...HIT, relevance: 1.7 }, HIT7, HIT10] });
+        if (q === 'Place Saint-Lambert 1, 4000 Liège') {
+          // A contradicting result, one outside the contract's address form, and the right municipality.
+          const wrong = { ...HIT, address: 'Place Saint-Géry 1, 1000 Bruxelles', relevance: 0.99 };
+          const unformed = { ...HIT, address: 'Liège (Belgium)', relevance: 0.98 };
+          return json(res, 200, { results: [wrong, unformed, { address: '4000 Liège', lat: 50.6455, lon: 5.5735, relevance: 0.9 }] });
+        }
+        return json(res, 200, { results: [HIT, HIT7] });
       }
       if (path === '/reverse') {
         if (url.searchParams.get('lat') === '0') return json(res, 200, { address: null });
@@ -50,18 +58,31 @@ describe('HTTP geocoder against a well-behaved upstream', () => {
   });
   afterAll(() => stopServer(server));
 
-  it('searches with q and limit and returns the hits', async () => {
+  it('searches with q and at least 10 candidates, and returns the hits with the lower of both relevances', async () => {
     const geocoder = createHttpGeocoder({ baseUrl, timeoutMs: 5_000 });
-    const hits = await geocoder.search('grand place & co', 5);
-    expect(hits).toEqual([HIT, { ...HIT, address: 'Grand-Place 7, 1000 Bruxelles', relevance: 0.9 }]);
-    expect(seen.at(-1)).toBe('GET /search?q=grand+place+%26+co&limit=5 application/json');
+    const hits = await geocoder.search('grand place & bruxelles', 5);
+    // The address check scores both 0.95; the upstream's 0.97 is capped to that, its 0.9 is kept.
+    expect(hits).toEqual([
+      { address: HIT.address, lat: HIT.lat, lon: HIT.lon, relevance: 0.95, kind: 'address' },
+      { address: HIT7.address, lat: HIT.lat, lon: HIT.lon, relevance: 0.9, kind: 'address' },
+    ]);
+    expect(seen.at(-1)).toBe('GET /search?q=grand+place+%26+bruxelles&limit=10 application/json');
     expect(await geocoder.search('nothing', 5)).toEqual([]);
+  });
+
+  it('drops results that contradict the query or are not in the address form', async () => {
+    const geocoder = createHttpGeocoder({ baseUrl, timeoutMs: 5_000 });
+    expect(await geocoder.search('Place Saint-Lambert 1, 4000 Liège', 5)).toEqual([
+      { address: '4000 Liège', lat: 50.6455, lon: 5.5735, relevance: 0.65, kind: 'municipality' },
+    ]);
+    // The upstream's own answer to a query it does not understand is not passed through.
+    expect(await geocoder.search('xyzzy', 5)).toEqual([]);
   });
 
   it('truncates to the limit, clamps relevance into 0..1, and skips the call for limits below 1', async () => {
     const geocoder = createHttpGeocoder({ baseUrl, timeoutMs: 5_000 });
-    const hits = await geocoder.search('overshoot', 2);
-    expect(hits).toHaveLength(2);
+    const hits = await geocoder.search('Grand-Place 1, 1000 Bruxelles', 2);
+    expect(hits.map((h) => h.address)).toEqual([HIT.address, HIT10.address]);
     expect(hits[0].relevance).toBe(1);
     const before = seen.length;
     expect(await geocoder.search('anything', 0)).toEqual([]);
@@ -71,7 +92,7 @@ describe('HTTP geocoder against a well-behaved upstream', () => {
   it('keeps a path prefix of the base URL', async () => {
     const geocoder = createHttpGeocoder({ baseUrl: `${baseUrl}/geo/`, timeoutMs: 5_000 });
     await geocoder.search('x', 1);
-    expect(seen.at(-1)).toMatch(/^GET \/geo\/search\?q=x&limit=1 /);
+    expect(seen.at(-1)).toMatch(/^GET \/geo\/search\?q=x&limit=10 /);
   });
 
   it('reverse-geocodes, with null meaning no address', async () => {
