@@ -10,13 +10,16 @@
  *     answering for one query word), of its municipality or locality, a country name, or a filler word
  *     (articles, "Saint", box words); numbers that are not postcodes may be house numbers the geocoder does not hold;
  *  3. area level (`municipality`, `place`): the query names the municipality (or its postcode); words left over are a
- *     street the geocoder does not hold, and are accepted only before the municipality (after every left-over word,
- *     and in a later comma-separated part when the query has commas): the municipality-level fallback;
- *  4. a word that is the name of a known municipality ("genk") matches a municipality only exactly, never by typo.
+ *     street the geocoder does not hold, accepted only when the municipality is named by the query's last words
+ *     (after every left-over word and house number, and in a comma-separated part of their own when the query has
+ *     commas, as in "Street 1, 4000 Liège"): the municipality-level fallback;
+ *  4. words that are the whole name of a known municipality ("Genk", "Louvain") name that municipality: they match a
+ *     result's municipality only when it has that very name (in some language), never by typo and never as part of
+ *     a longer name ("Louvain" is Leuven, not Ottignies-Louvain-la-Neuve); in a street they match only exactly.
  */
-import { aliasVariants } from './aliases.js';
+import { wholeNameAliases } from './aliases.js';
 import { formatAddress, isStreetLevel, type AddressParts, type ResultKind } from './address-parts.js';
-import { ABBREVIATIONS, COUNTRY_NAMES, MUNICIPALITY_WORDS, STREET_SUFFIXES, isDistinctive, isFiller } from './address-words.js';
+import { ABBREVIATIONS, COUNTRY_NAMES, STREET_SUFFIXES, isDistinctive, isFiller, municipalityRuns } from './address-words.js';
 import { tokenize } from './normalize.js';
 import { scoreTokens, tokenSimilarity, type RelevanceScore, type TokenList } from './relevance.js';
 
@@ -26,11 +29,13 @@ export const FALLBACK_RELEVANCE = 0.65;
 /** Share of a street-level result's relevance that does not depend on how completely the query names its street. */
 export const STREET_BASE = 0.5;
 
-/** A query prepared once: folded tokens and the comma-separated part each came from. */
+/** A query prepared once: folded tokens, the comma-separated part each came from, the municipality names it holds. */
 export interface QueryText {
   readonly tokens: readonly string[];
   /** For each token, the index of the comma-separated part of the query it came from. */
   readonly segment: readonly number[];
+  /** For each token, the whole municipality name it is part of (address-words.ts), if any. */
+  readonly runs: readonly (string | undefined)[];
 }
 
 /** A result judged consistent with the query. */
@@ -42,10 +47,14 @@ export interface AddressMatch {
   readonly address: string;
 }
 
-/** One name in one language (or an alias of it); `alt` indexes the displayed alternatives, -1 for never displayed. */
+/**
+ * One name in one language, or an other-language alias of it (aliases.ts). `alt` indexes the displayed alternative
+ * it stands for (an alias displays its original), -1 for a name never displayed.
+ */
 interface Variant {
   readonly tokens: readonly string[];
   readonly alt: number;
+  readonly alias: boolean;
 }
 
 /** A result's parts with their token lists and aliases computed once (the gazetteer prepares each entry once). */
@@ -75,7 +84,7 @@ export function prepareQuery(text: string): QueryText {
       segment.push(s);
     }
   });
-  return { tokens, segment };
+  return { tokens, segment, runs: municipalityRuns(tokens) };
 }
 
 /** The shared street-type ending of two compound words, when both have one and something before it. */
@@ -104,9 +113,12 @@ export function prepareParts(parts: AddressParts): PreparedParts {
   const postcode = parts.postcode?.trim() || undefined;
   const context = postcode === undefined ? [] : [postcode];
   const variantsOf = (names: readonly string[], displayed: boolean): Variant[] =>
-    names.flatMap((name, alt) =>
-      aliasVariants(tokenize(name), context).map((tokens) => ({ tokens, alt: displayed ? alt : -1 })),
-    ).filter((v) => v.tokens.length > 0);
+    names.flatMap((name, i) => {
+      const tokens = tokenize(name);
+      const alt = displayed ? i : -1;
+      if (tokens.length === 0) return [];
+      return [{ tokens, alt, alias: false }, ...wholeNameAliases(tokens, context).map((a) => ({ tokens: a, alt, alias: true }))];
+    });
   const countryWords = new Set([
     ...(parts.countryCode ? (COUNTRY_NAMES[parts.countryCode] ?? []) : []),
     ...(parts.country ? [parts.country] : []),
@@ -121,34 +133,41 @@ export function prepareParts(parts: AddressParts): PreparedParts {
   };
 }
 
-/** How well a query word names one of the result's towns: exact only for known municipality names (rule 4). */
-function townSimilarity(word: string, towns: readonly Variant[]): { sim: number; alt: number } {
-  let best = { sim: 0, alt: -1 };
-  const exactOnly = MUNICIPALITY_WORDS.has(word);
+/**
+ * How well query word `i` names one of the result's towns: a word of a known municipality name only when that whole
+ * name is one of the town's (rule 4), any other word fuzzily.
+ */
+function townSimilarity(query: QueryText, i: number, towns: readonly Variant[]): { sim: number; alt: number } {
+  const word = query.tokens[i];
+  const run = query.runs[i];
+  let best = { sim: 0, alt: -1, rank: 0 };
   for (const v of towns) {
-    for (const t of v.tokens) {
-      const s = exactOnly ? (t === word ? 1 : 0) : similarity(word, t);
-      if (s > best.sim || (s === best.sim && s > 0 && best.alt === -1 && v.alt >= 0)) best = { sim: s, alt: v.alt };
+    // On equal similarity, a displayed original name wins over an alias, and an alias over a locality.
+    const rank = v.alt < 0 ? 0 : v.alias ? 1 : 2;
+    const sims = run !== undefined ? [v.tokens.join(' ') === run ? 1 : 0] : v.tokens.map((t) => similarity(word, t));
+    for (const s of sims) {
+      if (s > best.sim || (s === best.sim && s > 0 && rank > best.rank)) best = { sim: s, alt: v.alt, rank };
     }
   }
-  return best;
+  return { sim: best.sim, alt: best.alt };
 }
 
 /**
  * One-to-one alignment of query words to street words, best pairs first. A filler word, and the name of a known
  * municipality (rule 4), align only exactly.
  */
-function alignStreet(query: readonly string[], street: readonly string[]): number[] {
+function alignStreet(query: QueryText, street: readonly string[]): number[] {
+  const words = query.tokens;
   const pairs: [number, number, number][] = [];
-  for (let i = 0; i < query.length; i++) {
-    const exactOnly = isFiller(query[i]) || MUNICIPALITY_WORDS.has(query[i]);
+  for (let i = 0; i < words.length; i++) {
+    const exactOnly = isFiller(words[i]) || query.runs[i] !== undefined;
     for (let j = 0; j < street.length; j++) {
-      const s = exactOnly ? (query[i] === street[j] ? 1 : 0) : similarity(query[i], street[j]);
+      const s = exactOnly ? (words[i] === street[j] ? 1 : 0) : similarity(words[i], street[j]);
       if (s > 0) pairs.push([s, i, j]);
     }
   }
   pairs.sort((a, b) => b[0] - a[0] || a[1] - b[1] || a[2] - b[2]);
-  const out = new Array<number>(query.length).fill(0);
+  const out = new Array<number>(words.length).fill(0);
   const usedStreet = new Set<number>();
   for (const [s, i, j] of pairs) {
     if (out[i] > 0 || usedStreet.has(j)) continue;
@@ -191,7 +210,7 @@ function bestText(query: QueryText, p: PreparedParts, street: readonly string[])
 /** Rule 2, for one street variant: the relevance and displayed names, or undefined when a query word is unexplained. */
 function matchStreet(query: QueryText, p: PreparedParts, street: Variant): { relevance: number; street: number; town: number } | undefined {
   const words = query.tokens;
-  const aligned = alignStreet(words, street.tokens);
+  const aligned = alignStreet(query, street.tokens);
   let anchored = false;
   let town = -1;
   for (let i = 0; i < words.length; i++) {
@@ -205,7 +224,7 @@ function matchStreet(query: QueryText, p: PreparedParts, street: Variant): { rel
       anchored ||= w === p.postcode || w === p.houseNumber;
       continue;
     }
-    const t = townSimilarity(w, p.towns);
+    const t = townSimilarity(query, i, p.towns);
     if (t.sim > 0) {
       anchored ||= !filler;
       if (town === -1 && !filler) town = t.alt;
@@ -219,56 +238,60 @@ function matchStreet(query: QueryText, p: PreparedParts, street: Variant): { rel
   return { relevance: round3(score.relevance * factor), street: street.alt, town };
 }
 
+/** How completely `words` name the area: 1 when they hold its postcode, else the completeness of its best name. */
+function areaNamed(words: readonly string[], p: PreparedParts): number {
+  if (p.postcode !== undefined && words.includes(p.postcode)) return 1;
+  return Math.max(0, ...p.towns.map((v) => completeness(words, v.tokens)));
+}
+
 /** Rule 3: a municipality or place named by the query, directly or as the fallback for a street it does not hold. */
 function matchArea(query: QueryText, p: PreparedParts): { relevance: number; town: number } | undefined {
-  const named: { i: number; sim: number }[] = [];
-  const leftOver: number[] = [];
-  let town = -1;
-  query.tokens.forEach((w, i) => {
-    if (NUMBER_LIKE.test(w)) {
-      if (w === p.postcode) named.push({ i, sim: 1 });
-      return;
-    }
-    const t = townSimilarity(w, p.towns);
-    if (t.sim > 0 && !isFiller(w)) {
-      named.push({ i, sim: t.sim });
-      if (town === -1) town = t.alt;
-    } else if (!isFiller(w) && !p.countryWords.has(w)) {
-      leftOver.push(i);
-    }
+  const words = query.tokens;
+  // Per token: its similarity to the area's names or postcode (> 0: it names the area), 0 for a filler or country
+  // word or another number, -1 for a word the area does not explain (a street the geocoder does not hold).
+  const role = words.map((w, i): { sim: number; alt: number } => {
+    if (NUMBER_LIKE.test(w)) return { sim: w === p.postcode ? 1 : 0, alt: -1 };
+    if (isFiller(w) || p.countryWords.has(w)) return { sim: 0, alt: -1 };
+    const t = townSimilarity(query, i, p.towns);
+    return t.sim > 0 ? t : { sim: -1, alt: -1 };
   });
+  const named = role.flatMap((r, i) => (r.sim > 0 ? [i] : []));
   if (named.length === 0) return undefined;
-  const displayTown = Math.max(0, town);
-  if (leftOver.length === 0) {
-    // The postcode names the area as fully as its name does.
-    const byPostcode = p.postcode !== undefined && query.tokens.includes(p.postcode);
-    const named = byPostcode ? 1 : Math.max(0, ...p.towns.map((v) => completeness(query.tokens, v.tokens)));
-    const factor = STREET_BASE + (1 - STREET_BASE) * named;
+  if (role.every((r) => r.sim >= 0)) {
+    const displayTown = Math.max(0, role.find((r) => r.sim > 0 && r.alt >= 0)?.alt ?? 0);
+    const factor = STREET_BASE + (1 - STREET_BASE) * areaNamed(words, p);
     return { relevance: round3(bestText(query, p, []).score.relevance * factor), town: displayTown };
   }
-  // The fallback: the municipality must come after the street it stands in for.
-  if (Math.min(...named.map((n) => n.i)) < Math.max(...leftOver)) return undefined;
-  const namedParts = new Set(named.map((n) => query.segment[n.i]));
-  if (new Set(query.segment).size > 1 && leftOver.some((i) => namedParts.has(query.segment[i]))) return undefined;
-  const mean = named.reduce((s, n) => s + n.sim, 0) / named.length;
-  return { relevance: round3(FALLBACK_RELEVANCE * mean), town: displayTown };
+  // The fallback: the area is named by the query's last words (the tail after its last unexplained word or number),
+  // which begin a comma-separated part of their own when the query has commas. Words naming the area earlier belong
+  // to the street ("Rue de Dinant 20, Dinant").
+  let start = words.length;
+  while (start > 0 && role[start - 1].sim >= 0 && !(role[start - 1].sim === 0 && NUMBER_LIKE.test(words[start - 1]))) start--;
+  const tail = named.filter((i) => i >= start);
+  if (tail.length === 0 || start === 0) return undefined;
+  if (new Set(query.segment).size > 1 && query.segment[start - 1] === query.segment[start]) return undefined;
+  const mean = tail.reduce((sum, i) => sum + role[i].sim, 0) / tail.length;
+  const factor = STREET_BASE + (1 - STREET_BASE) * areaNamed(words.slice(start), p);
+  return { relevance: round3(FALLBACK_RELEVANCE * mean * factor), town: Math.max(0, role[tail[0]].alt) };
 }
 
 /**
  * Judges one result against the query: undefined when it contradicts the query (module comment), otherwise its
  * relevance and display address.
  *
- * Relevance: street level, `0.8 × match + 0.2 × coverage` (relevance.ts) times `0.5 + 0.5 × completeness`, where
- * completeness is how fully the query names the street's distinctive words; a municipality or place the query names
- * with nothing left over, `0.8 × match + 0.2 × coverage`; the fallback, `FALLBACK_RELEVANCE` times the mean
- * similarity of the words naming the municipality.
+ * Relevance: `0.8 × match + 0.2 × coverage` (relevance.ts) times `0.5 + 0.5 × completeness`, where completeness is
+ * how fully the query names the result's distinctive street words (street level) or municipality name (area level;
+ * 1 when the query holds the postcode). The fallback: `FALLBACK_RELEVANCE` times the mean similarity of the words
+ * naming the municipality times the same `0.5 + 0.5 × completeness`, so at most `FALLBACK_RELEVANCE`.
  */
 export function matchAddress(query: QueryText, p: PreparedParts): AddressMatch | undefined {
   if (query.tokens.length === 0 || !postcodesAgree(query, p)) return undefined;
   const kind = p.parts.kind;
   if (isStreetLevel(kind)) {
     let best: { relevance: number; street: number; town: number } | undefined;
-    for (const street of p.streets) {
+    // Originals come before their aliases, so on equal relevance the name the query used is displayed.
+    const streets = [...p.streets].sort((a, b) => Number(a.alias) - Number(b.alias));
+    for (const street of streets) {
       const m = matchStreet(query, p, street);
       if (m && (!best || m.relevance > best.relevance)) best = m;
     }

@@ -85,15 +85,41 @@ export function isDistinctive(word: string): boolean {
 }
 
 /**
- * Words of every municipality name the service knows: the gazetteer's municipalities and their other-language
- * names. Particles and street-type words are left out ("la" of La Louvière, "markt" of nothing yet), so only words
- * that name a town remain.
+ * Every municipality name the service knows, folded (`sint truiden`): the gazetteer's municipalities and their
+ * other-language or short names (aliases.ts). A query that holds one of these names whole names that municipality,
+ * and a result in another municipality contradicts it, even one whose longer name contains it ("Louvain" is Leuven,
+ * not Ottignies-Louvain-la-Neuve).
  */
-export const MUNICIPALITY_WORDS: ReadonlySet<string> = new Set(
+export const MUNICIPALITY_NAMES: ReadonlySet<string> = new Set(
   [
     ...GAZETTEER.filter((e) => e.kind === 'municipality').map((e) => e.address.replace(/^\d+\s+/, '')),
     ...ALIAS_GROUPS.filter((g) => g.postcodes === undefined).flatMap((g) => g.names),
   ]
-    .flatMap(tokenize)
-    .filter((w) => w.length >= 3 && isDistinctive(w) && !/[0-9]/.test(w)),
+    .map((name) => tokenize(name).join(' '))
+    .filter((name) => name !== ''),
 );
+
+/** Most words in one municipality name (bounds the run search). */
+const LONGEST_NAME = Math.max(...[...MUNICIPALITY_NAMES].map((n) => n.split(' ').length));
+
+/**
+ * For each token, the municipality name it is part of when the tokens hold one whole (longest name first, left to
+ * right, names not overlapping); undefined for the other tokens.
+ */
+export function municipalityRuns(tokens: readonly string[]): (string | undefined)[] {
+  const out = new Array<string | undefined>(tokens.length).fill(undefined);
+  for (let i = 0; i < tokens.length; ) {
+    let found = 0;
+    for (let len = Math.min(LONGEST_NAME, tokens.length - i); len >= 1 && found === 0; len--) {
+      if (MUNICIPALITY_NAMES.has(tokens.slice(i, i + len).join(' '))) found = len;
+    }
+    if (found === 0) {
+      i++;
+      continue;
+    }
+    const name = tokens.slice(i, i + found).join(' ');
+    for (let k = i; k < i + found; k++) out[k] = name;
+    i += found;
+  }
+  return out;
+}

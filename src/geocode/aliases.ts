@@ -66,6 +66,8 @@ export const ALIAS_GROUPS: readonly AliasGroup[] = [
   { names: ["Braine-l'Alleud", 'Eigenbrakel'] },
   { names: ['Bastogne', 'Bastenaken'] },
   { names: ['Sankt Vith', 'Saint-Vith', 'St. Vith'] },
+  // Short forms in everyday use.
+  { names: ['Ottignies-Louvain-la-Neuve', 'Louvain-la-Neuve'] },
   // Central Brussels streets (1000 Bruxelles / Brussel).
   { names: ['Grand-Place', 'Grote Markt'], postcodes: ['1000'] },
   { names: ['Rue du Marché aux Herbes', 'Grasmarkt'], postcodes: ['1000'] },
@@ -130,4 +132,20 @@ export function aliasVariants(tokens: readonly string[], context: readonly strin
     }
   }
   return variants;
+}
+
+/**
+ * The other names of a whole name: for the alias group one of whose names is exactly `tokens` (and whose postcode
+ * condition `context` meets), its other names, folded. A name inside a longer one is not replaced, so
+ * "Ottignies-Louvain-la-Neuve" has no Dutch form borrowed from "Louvain" (Leuven).
+ */
+export function wholeNameAliases(tokens: readonly string[], context: readonly string[]): string[][] {
+  const key = tokens.join(' ');
+  const out: string[][] = [];
+  for (const group of FOLDED) {
+    if (group.postcodes !== undefined && !context.some((t) => group.postcodes!.has(t))) continue;
+    if (!group.names.some((n) => n.join(' ') === key)) continue;
+    for (const n of group.names) if (n.join(' ') !== key) out.push([...n]);
+  }
+  return out;
 }

@@ -1,12 +1,29 @@
 /**
  * Turns the location parameters of a data request (an address, or lat and lon) into rounded coordinates and the
- * coverage that answers there. Shared by every location-based product.
+ * coverage that answers there. Shared by every location-based product (statistics, live and forecast records,
+ * reports), so an address resolves the same way everywhere (docs/scales.md, "Address search"):
+ *
+ * 1. Only the geocoder's top result is used, and only when its relevance is at least `RELEVANCE_FLOOR`; otherwise the
+ *    address was not recognised (422 `outside_coverage`). The geocoder has already dropped every result that
+ *    contradicts the address (address-match.ts).
+ * 2. A result outside every covered area is outside coverage, as for coordinates.
+ * 3. An area-level result (a municipality centre, standing for an address whose street the geocoder does not hold,
+ *    or for a bare municipality name) is used only where the nationwide dataset answers: there one cell spans
+ *    kilometres and the municipality centre stands for the municipality. Where a street-level dataset would answer,
+ *    the statistics of the street at the municipality centre would be presented for a street the address did not
+ *    name, so the address was not recognised (422 `outside_coverage`).
  */
-import type { CityConfig } from '../cities/city-types.js';
+import type { CityConfig, Coverage } from '../cities/city-types.js';
+import { NATIONWIDE } from '../cities/catalog.js';
 import { resolveCoverage } from '../cities/coverage.js';
 import { OutsideCoverageError, ServiceError, UpstreamError, ValidationError } from '../errors.js';
-import type { Geocoder } from '../geocode/geocoder.js';
+import { isStreetLevel } from '../geocode/address-parts.js';
+import type { GeocodeHit, Geocoder } from '../geocode/geocoder.js';
 import { roundCoord } from '../geo/round.js';
+import { quoteInput } from '../util/quote-input.js';
+
+/** Lowest relevance of the top geocoding result for an address to be answered (rule 1 above). */
+export const RELEVANCE_FLOOR = 0.6;
 
 /** The location parameters as received (already type-checked by the route schema). */
 export interface LocationParams {
@@ -41,8 +58,17 @@ export function checkLocationParams(params: LocationParams): void {
   if (hasAddress && params.address!.trim() === '') throw new ValidationError(`'address' must not be blank.`);
 }
 
-/** Geocodes an address to its top result; any failure of the geocoder is an upstream error (a retry is reasonable). */
-async function geocodeTop(geocoder: Geocoder, address: string): Promise<{ address: string; lat: number; lon: number }> {
+/**
+ * True where an area-level geocoding result may stand for an address: where the nationwide dataset answers (rule 3
+ * above). The rule is on the answering dataset, not on cities: a city answered from the nationwide dataset accepts
+ * it, a street-level zone does not.
+ */
+export function acceptsAreaResults(coverage: Exclude<Coverage, { kind: 'outside' }>): boolean {
+  return coverage.dataset === NATIONWIDE.dataset;
+}
+
+/** Geocodes an address to its top result at or above the floor; any failure of the geocoder is an upstream error. */
+async function geocodeTop(geocoder: Geocoder, address: string): Promise<GeocodeHit> {
   let results: Awaited<ReturnType<Geocoder['search']>>;
   try {
     results = await geocoder.search(address, 1);
@@ -51,22 +77,37 @@ async function geocodeTop(geocoder: Geocoder, address: string): Promise<{ addres
     throw new UpstreamError('The geocoder failed; retrying is reasonable.', { cause: err });
   }
   const top = results[0];
-  if (!top) throw new OutsideCoverageError(`The address '${address}' could not be resolved inside a covered area.`);
+  if (!top) {
+    throw new OutsideCoverageError(`The address ${quoteInput(address)} was not recognised, so it could not be resolved inside a covered area.`);
+  }
+  if (!(top.relevance >= RELEVANCE_FLOOR)) {
+    throw new OutsideCoverageError(
+      `The address ${quoteInput(address)} was not recognised: its closest match, ${quoteInput(top.address)}, has relevance ` +
+        `${top.relevance}, below the ${RELEVANCE_FLOOR} an answer needs (GET /v1/geocode lists the candidates).`,
+    );
+  }
   return top;
 }
 
 /** Resolves the location; outside every covered area (or an unresolvable address) is an OutsideCoverageError. */
 export async function locate(params: LocationParams, geocoder: Geocoder): Promise<Located> {
   checkLocationParams(params);
-  const point = params.address !== undefined ? await geocodeTop(geocoder, params.address.trim()) : undefined;
+  const address = params.address?.trim();
+  const point = address !== undefined ? await geocodeTop(geocoder, address) : undefined;
   const lat = roundCoord(point ? point.lat : params.lat!);
   const lon = roundCoord(point ? point.lon : params.lon!);
   const coverage = resolveCoverage(lat, lon);
   if (coverage.kind === 'outside') {
     throw new OutsideCoverageError(
       point
-        ? `The address '${params.address!.trim()}' resolves to a place outside every covered area.`
+        ? `The address ${quoteInput(address!)} resolves to ${quoteInput(point.address)}, outside every covered area.`
         : `The location ${lat}, ${lon} is outside every covered area (Belgium).`,
+    );
+  }
+  if (point && !isStreetLevel(point.kind) && !acceptsAreaResults(coverage)) {
+    throw new OutsideCoverageError(
+      `The address ${quoteInput(address!)} was not recognised at street level: only the area ${quoteInput(point.address)} ` +
+        `was found, and where street-level data answer an address must name a street the geocoder knows.`,
     );
   }
   return { address: point ? point.address : null, lat, lon, coverage };
