@@ -50,6 +50,14 @@ export function nameAlternatives(name: string | undefined): string[] {
     .filter((s) => s !== '');
 }
 
+/** Words OpenStreetMap puts before some municipality names to tell the town from its region ("Ville de Bruxelles"). */
+const ADMIN_PREFIX = /^(?:ville\s+de|ville\s+d'|commune\s+de|commune\s+d'|stad|gemeente|stadt|gemeinde|city\s+of)\s+(?=\S)/iu;
+
+/** The alternatives of a municipality name, each without an administrative prefix: "Bruxelles", "Brussel". */
+export function municipalityAlternatives(name: string | undefined): string[] {
+  return nameAlternatives(name).map((n) => n.replace(ADMIN_PREFIX, '').trim());
+}
+
 /**
  * Parses this service's own one-language display form: `Street Number, Postcode Municipality` (address),
  * `Street, Postcode Municipality` (street), `Postcode Municipality` (municipality) or `Locality, Country` (place).

@@ -15,7 +15,7 @@
  * precision: a house number and a road make an `address`, a road alone a `street`, a settlement or district (place
  * rank 13 and up) a `municipality` (a `place` outside Belgium); provinces, regions and countries are dropped.
  */
-import { nameAlternatives, type AddressParts, type ResultKind } from './address-parts.js';
+import { municipalityAlternatives, nameAlternatives, type AddressParts, type ResultKind } from './address-parts.js';
 import type { Geocoder } from './geocoder.js';
 import { createHttpJsonClient, isRecord, malformed, upstreamMessage, type HttpGeocoderOptions } from './http-json.js';
 import { coordinate, rankCandidates, reverseLabel, UPSTREAM_CANDIDATES, type Candidate } from './rank.js';
@@ -63,7 +63,7 @@ function candidateOf(v: unknown, i: number, what: string): Candidate | undefined
     ...(street !== undefined ? { street: nameAlternatives(street) } : {}),
     ...(kind === 'address' ? { houseNumber } : {}),
     ...(text('postcode') !== undefined ? { postcode: text('postcode') } : {}),
-    municipality: nameAlternatives(town),
+    municipality: municipalityAlternatives(town),
     localities,
     ...(countryCode !== undefined ? { countryCode } : {}),
     ...(text('country') !== undefined ? { country: nameAlternatives(text('country'))[0] } : {}),

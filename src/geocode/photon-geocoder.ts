@@ -14,7 +14,7 @@
  * street make an `address`, a street alone a `street`, a city, district or locality a `municipality` (a `place`
  * outside Belgium); counties, states, countries and other features are dropped.
  */
-import { nameAlternatives, type AddressParts, type ResultKind } from './address-parts.js';
+import { municipalityAlternatives, nameAlternatives, type AddressParts, type ResultKind } from './address-parts.js';
 import type { Geocoder } from './geocoder.js';
 import { createHttpJsonClient, isRecord, malformed, type HttpGeocoderOptions } from './http-json.js';
 import { coordinate, rankCandidates, reverseLabel, UPSTREAM_CANDIDATES, type Candidate } from './rank.js';
@@ -59,7 +59,7 @@ function candidateOf(v: unknown, i: number, what: string): Candidate | undefined
     ...(street !== undefined && kind !== 'municipality' && kind !== 'place' ? { street: nameAlternatives(street) } : {}),
     ...(kind === 'address' ? { houseNumber } : {}),
     ...(text('postcode') !== undefined ? { postcode: text('postcode') } : {}),
-    municipality: nameAlternatives(town),
+    municipality: municipalityAlternatives(town),
     localities,
     ...(countryCode !== undefined ? { countryCode } : {}),
     ...(text('country') !== undefined ? { country: nameAlternatives(text('country'))[0] } : {}),

@@ -38,6 +38,17 @@ describe('GET /v1/geocode', () => {
     expect(body.results[0]).not.toHaveProperty('city');
   });
 
+  it('never returns a result that contradicts the query', async () => {
+    expect((await geocode(`?q=${encodeURIComponent('Place Saint-Lambert 1, 4000 Liège')}`)).json().results).toEqual([
+      { address: '4000 Liège', lat: 50.6455, lon: 5.5735, relevance: 0.65, covered: false },
+    ]);
+    expect((await geocode(`?q=${encodeURIComponent('Rue Neuve 1, 1000 Bruxelles')}`)).json().results).toEqual([
+      { address: '1000 Bruxelles', lat: 50.8467, lon: 4.3525, relevance: 0.65, covered: true, city: 'brussels' },
+    ]);
+    expect((await geocode(`?q=${encodeURIComponent('Kerkstraat 1, 9000 Gent')}`)).json().results.map((r: { address: string }) => r.address)).toEqual(['9000 Gent']);
+    expect((await geocode('?q=xyzzy')).json().results).toEqual([]);
+  });
+
   it('honours limit 1 to 5 and may return no results', async () => {
     expect((await geocode('?q=Grand-Place&limit=2')).json().results).toHaveLength(2);
     expect((await geocode('?q=99999999')).json()).toEqual({ query: '99999999', results: [] });

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveCoverage } from '../../src/cities/coverage.js';
+import { acceptsAreaResults } from '../../src/services/locate.js';
 import { deferred } from '../services/support/fake-compute.js';
 import { harness, type Harness } from './support/harness.js';
 import { expectProblem } from './support/problem.js';
@@ -76,5 +78,45 @@ describe('GET /v1/historical/stats', () => {
 
   it('answers 422 when the radius holds no outdoor cell', async () => {
     expect(expectProblem(await stats('?lat=50.8466&lon=4.3519&radius=5'), 'outside_coverage').detail).toContain('outdoor');
+  });
+});
+
+describe('GET /v1/historical/stats by address: the right place, or nothing', () => {
+  const byAddress = (address: string) => stats(`?address=${encodeURIComponent(address)}`);
+
+  it('answers Place Saint-Lambert 1, 4000 Liège (a street the gazetteer does not hold) for the Liège municipality, nationwide', async () => {
+    const res = await byAddress('Place Saint-Lambert 1, 4000 Liège');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).not.toHaveProperty('city');
+    expect(body.location).toEqual({ address: '4000 Liège', lat: 50.6455, lon: 5.5735 });
+    expect(body.meta.dataset).toBe('belgium_lowres');
+  });
+
+  it.each(['Rue Neuve 1, 1000 Bruxelles', 'xyzzy', 'Bruxelles'])('answers %s with 422: the address was not recognised', async (address) => {
+    const before = h.compute.calls.length;
+    const body = expectProblem(await byAddress(address), 'outside_coverage');
+    expect(body.detail).toContain('was not recognised');
+    expect(body.detail).toContain(`'${address}'`);
+    expect(h.compute.calls.length).toBe(before);
+  });
+
+  it('answers Kerkstraat 1, 9000 Gent from the nationwide dataset where it answers in Ghent, else 422', async () => {
+    const res = await byAddress('Kerkstraat 1, 9000 Gent');
+    const coverage = resolveCoverage(51.0538, 3.725);
+    if (coverage.kind !== 'outside' && acceptsAreaResults(coverage)) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ location: { address: '9000 Gent' }, meta: { dataset: 'belgium_lowres' } });
+    } else {
+      expect(expectProblem(res, 'outside_coverage').detail).toContain("was not recognised at street level: only the area '9000 Gent'");
+    }
+  });
+
+  it('still answers the addresses it holds, in any language and misspelt', async () => {
+    for (const address of ['Grand-Place 1, 1000 Bruxelles', 'Grote Markt Brussel', 'Marche aux herbes', 'Grasmarkt 10 Brussel']) {
+      const res = await byAddress(address);
+      expect(res.statusCode, address).toBe(200);
+      expect(res.json().meta.dataset).toBe('brussels_extended');
+    }
   });
 });

@@ -135,6 +135,7 @@ describe('coverage and gating (no upstream call before the checks pass)', () => 
     ['in Ghent, which lacks the product', '?lat=51.0545&lon=3.7213', 'product_unavailable'],
     ['an address in Ghent', '?address=Korenmarkt%2C%20Gent', 'product_unavailable'],
     ['an address nobody knows', '?address=qqq', 'outside_coverage'],
+    ['an address whose street is not known, only its municipality', '?address=Rue%20Neuve%201%2C%201000%20Bruxelles', 'outside_coverage'],
     ['an address abroad', '?address=Champs-%C3%89lys%C3%A9es%2C%20Paris', 'outside_coverage'],
   ] as const)('%s answers 422 %s', async (_what, query, code) => {
     const before = model.requests();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { serveCommand, geocoderFor } from '../../src/cli/commands/serve.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { loadConfig } from '../../src/config.js';
+import { json, startServer, stopServer } from '../geocode/support/loopback.js';
 
 describe('svc serve', () => {
   it('is registered with the keys commands', () => {
@@ -16,6 +17,25 @@ describe('svc serve', () => {
     // Port 9 (discard) refuses connections: the HTTP geocoder reports that as an upstream error.
     const http = geocoderFor(loadConfig({ SVC_GEOCODER: 'http://127.0.0.1:9/geo', SVC_GEOCODER_TIMEOUT_MS: '2000' }));
     await expect(http.search('Grand-Place 1', 1)).rejects.toMatchObject({ code: 'upstream_error' });
+  });
+
+  it('selects the Nominatim or Photon adapter by the prefix of SVC_GEOCODER, sending the configured User-Agent', async () => {
+    const seen: string[] = [];
+    const { server, baseUrl } = await startServer((req, res, url) => {
+      seen.push(`${url.pathname}?${url.searchParams.toString()} ${req.headers['user-agent']}`);
+      json(res, 200, url.pathname === '/api' ? { type: 'FeatureCollection', features: [] } : []);
+    });
+    try {
+      const env = { SVC_GEOCODER_USER_AGENT: 'acme/1 (ops@acme.example)' };
+      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `nominatim:${baseUrl}` })).search('Gent', 1);
+      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `photon:${baseUrl}` })).search('Gent', 1);
+      expect(seen).toEqual([
+        '/search?q=Gent&format=jsonv2&addressdetails=1&limit=10 acme/1 (ops@acme.example)',
+        '/api?q=Gent&limit=10 acme/1 (ops@acme.example)',
+      ]);
+    } finally {
+      await stopServer(server);
+    }
   });
 
   it('refuses a bad port before starting anything', async () => {

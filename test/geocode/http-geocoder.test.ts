@@ -1,28 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError, ValidationError } from '../../src/errors.js';
 import { createHttpGeocoder } from '../../src/geocode/http-geocoder.js';
-
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
-
-/** A real HTTP server on 127.0.0.1 and an ephemeral port, answering with `handler`; returns its base URL. */
-async function startServer(handler: Handler): Promise<{ server: Server; baseUrl: string }> {
-  const server = createServer((req, res) => handler(req, res, new URL(req.url ?? '/', 'http://127.0.0.1')));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, baseUrl: `http://127.0.0.1:${port}` };
-}
-
-async function stopServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-}
+import { json, startServer, stopServer } from './support/loopback.js';
 
 const HIT = { address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84672, lon: 4.35247, relevance: 0.97 };
 const HIT7 = { ...HIT, address: 'Grand-Place 7, 1000 Bruxelles', relevance: 0.9 };
