@@ -1,5 +1,5 @@
 /**
- * The address check every geocoder's results go through (docs/scales.md, "Address search"): a result that
+ * The address check every geocoder's results go through (docs/geocoding.md): a result that
  * contradicts the query is dropped, and a result that agrees gets its relevance from this module, whichever geocoder
  * found it. Words are compared folded (normalize.ts), fuzzily (relevance.ts: exact, prefix, small typo; abbreviations
  * from address-words.ts) and in every language the aliases know, but never by phonetic key alone.

@@ -1,5 +1,5 @@
 /**
- * Geocoder adapter for an HTTP upstream speaking this service's own small JSON contract (docs/scales.md):
+ * Geocoder adapter for an HTTP upstream speaking this service's own small JSON contract (docs/geocoding.md):
  *
  *   GET {baseUrl}/search?q=<text>&limit=<n>   → 200 {"results": [{"address", "lat", "lon", "relevance"}]}
  *   GET {baseUrl}/reverse?lat=<lat>&lon=<lon> → 200 {"address": "<text>"} or {"address": null} when nothing is near

@@ -1,11 +1,13 @@
 /**
- * Relevance of a gazetteer entry to a query, 0..1 (the `relevance` of a geocode result). Flexsearch only ranks; this
- * module gives the number, so it is explainable and stable across flexsearch versions (docs/scales.md, section
- * "Address search").
+ * The text score of a result against a query, 0..1: how much of the query the result holds and how much of the result
+ * the query asked for. The address check (address-match.ts) turns it into a geocode result's `relevance` by weighing
+ * how completely the query names the result; flexsearch only finds candidates, so the number is explainable and
+ * stable across flexsearch versions (docs/geocoding.md).
  *
  * Each query token is compared with each entry token (folded, see normalize.ts):
  *   exact 1 · prefix of a word 0.6 + 0.3 × (typed share of the word)
- *   · small typo 0.9 × (1 − edits / longer length) · same phonetic key 0.6
+ *   · small typo 0.9 × (1 − edits / longer length) · same phonetic key 0.6, only when the caller passes keys (the
+ *     address check does not: a phonetic key alone is no match)
  *   · numbers match exactly or by prefix (0.5), never by typo.
  * `match`    = mean over query tokens of their best similarity (how much of the query was found);
  * `coverage` = share of the entry's tokens matched, weighted by similarity, a number token (house number, postcode)

@@ -1,7 +1,7 @@
 /**
  * Turns the location parameters of a data request (an address, or lat and lon) into rounded coordinates and the
  * coverage that answers there. Shared by every location-based product (statistics, live and forecast records,
- * reports), so an address resolves the same way everywhere (docs/scales.md, "Address search"):
+ * reports), so an address resolves the same way everywhere (docs/geocoding.md):
  *
  * 1. Only the geocoder's top result is used, and only when its relevance is at least `RELEVANCE_FLOOR`; otherwise the
  *    address was not recognised (422 `outside_coverage`). The geocoder has already dropped every result that
