@@ -106,8 +106,6 @@ export function wordSimilarity(q: string, e: string): number {
   return stemSimilarity === 0 ? 0 : s;
 }
 
-const similarity = (q: string, e: string): number => wordSimilarity(q, e);
-
 /** Computes the token lists and aliases of `parts`. */
 export function prepareParts(parts: AddressParts): PreparedParts {
   const postcode = parts.postcode?.trim() || undefined;
@@ -144,7 +142,7 @@ function townSimilarity(query: QueryText, i: number, towns: readonly Variant[]):
   for (const v of towns) {
     // On equal similarity, a displayed original name wins over an alias, and an alias over a locality.
     const rank = v.alt < 0 ? 0 : v.alias ? 1 : 2;
-    const sims = run !== undefined ? [v.tokens.join(' ') === run ? 1 : 0] : v.tokens.map((t) => similarity(word, t));
+    const sims = run !== undefined ? [v.tokens.join(' ') === run ? 1 : 0] : v.tokens.map((t) => wordSimilarity(word, t));
     for (const s of sims) {
       if (s > best.sim || (s === best.sim && s > 0 && rank > best.rank)) best = { sim: s, alt: v.alt, rank };
     }
@@ -162,7 +160,7 @@ function alignStreet(query: QueryText, street: readonly string[]): number[] {
   for (let i = 0; i < words.length; i++) {
     const exactOnly = isFiller(words[i]) || query.runs[i] !== undefined;
     for (let j = 0; j < street.length; j++) {
-      const s = exactOnly ? (words[i] === street[j] ? 1 : 0) : similarity(words[i], street[j]);
+      const s = exactOnly ? (words[i] === street[j] ? 1 : 0) : wordSimilarity(words[i], street[j]);
       if (s > 0) pairs.push([s, i, j]);
     }
   }
@@ -187,24 +185,24 @@ function completeness(query: readonly string[], name: readonly string[]): number
   const distinctive = name.filter(isDistinctive);
   if (distinctive.length === 0) return 1;
   let sum = 0;
-  for (const d of distinctive) sum += Math.max(0, ...query.map((q) => (isFiller(q) ? 0 : similarity(q, d))));
+  for (const d of distinctive) sum += Math.max(0, ...query.map((q) => (isFiller(q) ? 0 : wordSimilarity(q, d))));
   return sum / distinctive.length;
 }
 
 /** The best text score of the query against the result with the given street, over each municipality variant. */
-function bestText(query: QueryText, p: PreparedParts, street: readonly string[]): { score: RelevanceScore; alt: number } {
+function bestText(query: QueryText, p: PreparedParts, street: readonly string[]): RelevanceScore {
   // A country the query names and the result lies in counts as found; the display form leaves the country out.
   const country = query.tokens.filter((t) => p.countryWords.has(t));
   const fixed = [...(p.houseNumber ? [p.houseNumber] : []), ...(p.postcode ? [p.postcode] : []), ...country];
   const q = NO_KEYS(query.tokens);
-  let best: { score: RelevanceScore; alt: number } | undefined;
+  // A variant replaces another only when it matches more of the query (then scores higher), so a name the query did
+  // not use cannot change the score through its different number of words.
+  let best: RelevanceScore | undefined;
   for (const town of p.towns.filter((v) => v.alt >= 0)) {
-    const score = scoreTokens(q, NO_KEYS([...street, ...fixed, ...town.tokens]), similarity);
-    if (!best || score.match > best.score.match || (score.match === best.score.match && score.relevance > best.score.relevance)) {
-      best = { score, alt: town.alt };
-    }
+    const score = scoreTokens(q, NO_KEYS([...street, ...fixed, ...town.tokens]), wordSimilarity);
+    if (!best || score.match > best.match || (score.match === best.match && score.relevance > best.relevance)) best = score;
   }
-  return best ?? { score: scoreTokens(q, NO_KEYS([...street, ...fixed]), similarity), alt: 0 };
+  return best ?? scoreTokens(q, NO_KEYS([...street, ...fixed]), wordSimilarity);
 }
 
 /** Rule 2, for one street variant: the relevance and displayed names, or undefined when a query word is unexplained. */
@@ -233,7 +231,7 @@ function matchStreet(query: QueryText, p: PreparedParts, street: Variant): { rel
     }
   }
   if (!anchored) return undefined;
-  const { score } = bestText(query, p, street.tokens);
+  const score = bestText(query, p, street.tokens);
   const factor = STREET_BASE + (1 - STREET_BASE) * completeness(words, street.tokens);
   return { relevance: round3(score.relevance * factor), street: street.alt, town };
 }
@@ -260,7 +258,7 @@ function matchArea(query: QueryText, p: PreparedParts): { relevance: number; tow
   if (role.every((r) => r.sim >= 0)) {
     const displayTown = Math.max(0, role.find((r) => r.sim > 0 && r.alt >= 0)?.alt ?? 0);
     const factor = STREET_BASE + (1 - STREET_BASE) * areaNamed(words, p);
-    return { relevance: round3(bestText(query, p, []).score.relevance * factor), town: displayTown };
+    return { relevance: round3(bestText(query, p, []).relevance * factor), town: displayTown };
   }
   // The fallback: the area is named by the query's last words (the tail after its last unexplained word or number),
   // which begin a comma-separated part of their own when the query has commas. Words naming the area earlier belong

@@ -88,7 +88,7 @@ export interface DisplayChoice {
 export function formatAddress(parts: AddressParts, choice: DisplayChoice = { street: 0, municipality: 0 }): string {
   const town = parts.municipality[choice.municipality] ?? parts.municipality[0] ?? '';
   if (parts.kind === 'place') return parts.country ? `${town}, ${parts.country}` : town;
-  const area = parts.postcode ? `${parts.postcode} ${town}` : town;
+  const area = [parts.postcode, town].filter((x) => x !== undefined && x !== '').join(' ');
   const street = parts.street?.[choice.street] ?? parts.street?.[0];
   if (street === undefined) return area;
   const line = parts.houseNumber ? `${street} ${parts.houseNumber}` : street;
