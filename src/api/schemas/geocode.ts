@@ -12,7 +12,11 @@ const GeocodeResult = Type.Object({
   address: Type.String({ description: 'Street and number, postcode and municipality, in one language.' }),
   lat: Type.Number(),
   lon: Type.Number(),
-  relevance: Type.Number({ minimum: 0, maximum: 1, description: 'Match confidence.' }),
+  relevance: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'Match confidence, the same for every configured geocoder; at most 0.65 for a municipality standing in for a street it does not hold.',
+  }),
   covered: Type.Boolean({ description: 'Whether the point lies inside a high-resolution zone (strict point-in-polygon).' }),
   city: Type.Optional(Type.String({ description: 'Covering city id; present when covered is true.' })),
 });

@@ -10,7 +10,7 @@ export const METRICS_PATTERN = '^(air|wind|thermal)(,(air|wind|thermal)){0,2}$';
 
 /** Query of `GET /historical/stats`; cross-field rules (address xor lat/lon) are checked by the service. */
 export const HistoricalQuerySchema = Type.Object({
-  address: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text; the top geocoding result is used. Alternative to lat and lon.' })),
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text; the top geocoding result is used when its relevance is at least 0.6 (a municipality alone only where the nationwide dataset answers), else 422. Alternative to lat and lon.' })),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'WGS 84; rounded to 5 decimals.' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'WGS 84; rounded to 5 decimals.' })),
   radius: Type.Optional(Type.Number({ minimum: 5, maximum: 50, description: 'Metres; averages outdoor cells within it. Ignored nationwide.' })),

@@ -8,7 +8,7 @@ import { CityRefSchema, nullable } from './common.js';
 
 /** Query of both endpoints; cross-field rules (address xor lat/lon) are checked by the service. */
 export const LiveQuerySchema = Type.Object({
-  address: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text; the top geocoding result is used. Alternative to lat and lon.' })),
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Free text; the top geocoding result is used when its relevance is at least 0.6 and it names a street, else 422. Alternative to lat and lon.' })),
   lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'WGS 84; rounded to 5 decimals.' })),
   lon: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'WGS 84; rounded to 5 decimals.' })),
   radius: Type.Optional(Type.Number({ minimum: 5, maximum: 50, default: 10, description: 'Metres; outdoor cells within it are averaged. Default 10.' })),
