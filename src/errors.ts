@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'upstream_unavailable',
   'upstream_timeout',
   'dataset_error',
+  'dataset_damaged',
   'internal_error',
 ] as const;
 
@@ -130,6 +131,25 @@ export class DatasetError extends ServiceError {
   }
 }
 
+/**
+ * Stored data of a dataset are missing or damaged: a chunk is missing, truncated or does not match its checksum, or
+ * the metadata or chunk manifest cannot be read. Retrying cannot help; the operator must repair or regenerate the
+ * dataset. The message names the dataset and the damaged part but never a server path (clients see it);
+ * `extra.dataset` holds the dataset id and `extra.path` the file, for logs.
+ */
+export class DamagedDataError extends ServiceError {
+  constructor(detail: string, options: { dataset: string; path?: string; cause?: unknown }) {
+    const extra: Record<string, unknown> = { dataset: options.dataset };
+    if (options.path !== undefined) extra.path = options.path;
+    super('dataset_damaged', detail, { cause: options.cause, extra });
+  }
+
+  /** The id of the damaged dataset. */
+  get dataset(): string {
+    return String(this.extra.dataset);
+  }
+}
+
 /** The plain-data form of an error, safe to post across threads, processes and NATS. */
 export interface SerializedError {
   code: ErrorCode;
@@ -159,6 +179,9 @@ const REBUILDERS: Partial<Record<ErrorCode, (message: string, extra: Record<stri
   upstream_unavailable: (m) => new UpstreamUnavailableError(m),
   upstream_timeout: (m) => new UpstreamTimeoutError(m),
   dataset_error: (m) => new DatasetError(m),
+  dataset_damaged: (m, x) => new DamagedDataError(m, {
+    dataset: String(x.dataset ?? ''), ...(typeof x.path === 'string' ? { path: x.path } : {}),
+  }),
 };
 
 /** Rebuilds a `ServiceError` of the right class from its plain-data form (the inverse of `errorToData`). */

@@ -1,24 +1,32 @@
 /**
  * Writing hourly chunks into a dataset under construction. Any thread may open a sink on the writer's `tmpDir`:
  * the codecs are read back from the `.zarray` files the writer created, so every thread encodes the same way.
- * Chunk files are independent, so threads writing different chunks need no coordination.
+ * Chunk files are independent, so threads writing different chunks need no coordination. Each sink also appends the
+ * manifest entry (key, size, CRC-32) of every chunk it wrote to a part file of its own under `MANIFEST_PARTS_DIR`;
+ * the writer's `finalize` merges the parts into the chunk manifest.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { DatasetError, ValidationError } from '../errors.js';
+import { chunkEntry, type ManifestEntry } from './chunk-manifest.js';
 import { createChunkCodec, type ChunkCodec } from './codecs.js';
 import { FIELD_ENCODINGS, type DatasetSpec, type HourlyField } from './dataset-types.js';
 import { hourlyArrayMeta, hourlyChunkKey, type ZarrayMeta } from './zarr-metadata.js';
+
+/** Directory inside a dataset being written where sinks record manifest entries (removed by `finalize`). */
+export const MANIFEST_PARTS_DIR = '.zmanifest.parts';
 
 /** Writes hourly chunks of one dataset directory. */
 export interface ChunkSink {
   /**
    * Compresses and writes chunk (chunkRow, chunkCol) of `field`: `data` holds hours x chunk.rows x chunk.cols raw
    * values, hour-major (index = t*rows*cols + r*cols + c). Edge chunks are full-size; cells outside the grid are
-   * stored as the fill value whatever `data` holds there.
+   * stored as the fill value whatever `data` holds there. Records and returns the chunk's manifest entry.
    */
-  writeChunk(field: HourlyField, chunkRow: number, chunkCol: number, data: Int16Array): Promise<void>;
+  writeChunk(field: HourlyField, chunkRow: number, chunkCol: number, data: Int16Array): Promise<ManifestEntry>;
 }
 
 /** Number of chunk rows and columns of the hourly grid. */
@@ -89,19 +97,27 @@ export async function openChunkSink(tmpDir: string, spec: DatasetSpec): Promise<
     codecs.set(field, await createChunkCodec(stored, 2));
   }
   const madeDirs = new Set<string>();
+  const partsDir = join(tmpDir, MANIFEST_PARTS_DIR);
+  await mkdir(partsDir, { recursive: true });
+  const part = join(partsDir, `${process.pid}-${threadId}-${randomBytes(6).toString('hex')}.jsonl`);
   return {
     async writeChunk(field, chunkRow, chunkCol, data) {
       checkChunkArgs(spec, field, chunkRow, chunkCol, data);
       const codec = codecs.get(field) as ChunkCodec;
       const clean = fillOutsideGrid(spec, chunkRow, chunkCol, data, FIELD_ENCODINGS[field]._FillValue);
       const encoded = await codec.encode(new Uint8Array(clean.buffer, clean.byteOffset, clean.byteLength));
-      const path = join(tmpDir, hourlyChunkKey(field, chunkRow, chunkCol));
+      const key = hourlyChunkKey(field, chunkRow, chunkCol);
+      const path = join(tmpDir, key);
       const dir = dirname(path);
       if (!madeDirs.has(dir)) {
         await mkdir(dir, { recursive: true });
         madeDirs.add(dir);
       }
       await writeFile(path, encoded);
+      // Recorded only once the chunk is on disk, so every recorded entry names a written chunk.
+      const entry = chunkEntry(key, encoded);
+      await appendFile(part, `${JSON.stringify(entry)}\n`);
+      return entry;
     },
   };
 }

@@ -2,6 +2,7 @@
  * Shapes shared by the dataset writer, the reader, the generator and the compute layer. The on-disk format they describe
  * is documented in docs/datasets.md.
  */
+import type { StorageCodecs } from './codecs.js';
 
 /** Hourly fields a dataset may hold. A dataset holds only the fields it models. */
 export const HOURLY_FIELDS = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'] as const;
@@ -121,8 +122,15 @@ export interface DatasetReader {
   readStatic(name: 'building_height'): Promise<Float32Array>;
   /** One raw chunk, hour-major (t * rows * cols + r * cols + c); edge chunks are full-size, fill outside the grid. */
   readChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Int16Array>;
+  /**
+   * The stored (still encoded) bytes of one hourly chunk, checked against the chunk manifest: a missing, truncated or
+   * altered chunk is a `DamagedDataError` naming the dataset and the chunk.
+   */
+  readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Uint8Array>;
   /** The CF encoding stored with a field. */
   encoding(field: HourlyField): CfEncoding;
+  /** The filters and compressor of a field's chunks (its `.zarray`). */
+  codecs(field: HourlyField): StorageCodecs;
   /** Raw hourly values of cells, reading each needed chunk once per field. */
   readCells(fields: readonly HourlyField[], cells: Int32Array): Promise<CellBlock>;
   /** Decoded hourly values of cells (CF decode kernel; NaN for fill). */

@@ -1,13 +1,18 @@
 /**
- * Opening and validating a dataset's metadata: consolidated metadata, group attributes, arrays, coordinates and
- * encodings. Everything wrong with a store surfaces here as a `DatasetError` that names the store and the problem.
+ * Opening and validating a dataset's metadata: consolidated metadata, group attributes, chunk manifest, arrays,
+ * coordinates and encodings. A store that exists but cannot be read as written surfaces here as a `DamagedDataError`
+ * naming the dataset and the problem; a store that does not exist is a `DatasetError`.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import * as zarr from 'zarrita';
-import { DatasetError } from '../errors.js';
+import { DamagedDataError, DatasetError } from '../errors.js';
+import { checkManifestCovers, MANIFEST_FILE, readManifest, type ChunkManifest } from './chunk-manifest.js';
 import { ChunkFileStore } from './chunk-file-store.js';
 import type { CfEncoding, ChunkShape, DatasetAttrs, GridGeometry, HourlyField } from './dataset-types.js';
-import { checkAttrs, failDataset } from './spec-check.js';
+import type { StorageCodecs } from './codecs.js';
+import { ManifestStore, type KeyStore } from './manifest-store.js';
+import { checkAttrs } from './spec-check.js';
 import { registerNativeCodecs } from './zarrita-codecs.js';
 
 /** A zarrita array of the consolidated filesystem store. */
@@ -19,43 +24,84 @@ export interface OpenedStore {
   readonly grid: GridGeometry;
   readonly hours: number;
   readonly chunk: ChunkShape;
-  readonly fields: ReadonlyMap<HourlyField, { readonly array: StoreArray; readonly encoding: CfEncoding }>;
+  readonly fields: ReadonlyMap<HourlyField, { readonly array: StoreArray; readonly encoding: CfEncoding; readonly codecs: StorageCodecs }>;
   readonly outdoor: StoreArray;
   readonly buildingHeight: StoreArray;
+  /** The consolidated metadata (`.zmetadata` → `metadata`). */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The chunk manifest; undefined only when opened with `requireManifest: false` and the store has none. */
+  readonly manifest: ChunkManifest | undefined;
+  /** Stored chunk bytes by key (`/no2/0/3/5`), verified against the manifest when there is one. */
+  readonly chunks: KeyStore;
 }
 
-async function readConsolidated(dir: string): Promise<Record<string, unknown>> {
-  const info = await stat(dir).catch(() => undefined);
-  if (!info) throw new DatasetError(`Dataset not found: ${dir} does not exist.`);
+/** Options of `openStore`. */
+export interface OpenStoreOptions {
+  /** Read chunk files with blocking calls (worker threads only). Default false. */
+  readonly syncReads?: boolean;
+  /** Refuse a store without a chunk manifest (default true); `svc data verify --write-manifest` opens without. */
+  readonly requireManifest?: boolean;
+}
+
+/** What an open failure names: the dataset (the directory name) and its directory. */
+interface Where {
+  readonly id: string;
+  readonly dir: string;
+}
+
+/** A `DamagedDataError` about the store at `where`. */
+function damaged(where: Where, detail: string, cause?: unknown, path = where.dir): DamagedDataError {
+  return new DamagedDataError(`Dataset '${where.id}' is damaged: ${detail}`, { dataset: where.id, path, cause });
+}
+
+const errnoOf = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+
+async function readConsolidated(where: Where): Promise<Record<string, unknown>> {
+  const { dir } = where;
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (cause) {
+    if (errnoOf(cause) === 'ENOENT') throw new DatasetError(`Dataset not found: ${dir} does not exist.`, { cause });
+    throw damaged(where, `its directory cannot be read (${errnoOf(cause)}).`, cause);
+  }
   if (!info.isDirectory()) throw new DatasetError(`Dataset not found: ${dir} is not a directory.`);
-  const bytes = await readFile(`${dir}/.zmetadata`, 'utf8').catch(() => undefined);
-  if (bytes === undefined) throw new DatasetError(`${dir} is not a dataset: consolidated metadata (.zmetadata) is missing.`);
+  const path = `${dir}/.zmetadata`;
+  let bytes: string;
+  try {
+    bytes = await readFile(path, 'utf8');
+  } catch (cause) {
+    if (errnoOf(cause) === 'ENOENT') throw damaged(where, 'its consolidated metadata (.zmetadata) is missing.', cause, path);
+    throw damaged(where, `its consolidated metadata (.zmetadata) cannot be read (${errnoOf(cause)}).`, cause, path);
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(bytes);
   } catch (cause) {
-    throw new DatasetError(`${dir}/.zmetadata is corrupt (not JSON).`, { cause });
+    throw damaged(where, 'its consolidated metadata (.zmetadata) is corrupt (not JSON).', cause, path);
   }
   const metadata = (doc as { metadata?: unknown } | null)?.metadata;
-  if (typeof metadata !== 'object' || metadata === null) throw new DatasetError(`${dir}/.zmetadata has no 'metadata' object.`);
+  if (typeof metadata !== 'object' || metadata === null) {
+    throw damaged(where, "its consolidated metadata (.zmetadata) has no 'metadata' object.", undefined, path);
+  }
   return metadata as Record<string, unknown>;
 }
 
-async function openArray(store: zarr.Readable, dir: string, name: string): Promise<StoreArray> {
+async function openArray(store: zarr.Readable, where: Where, name: string): Promise<StoreArray> {
   try {
     return await zarr.open.v2(zarr.root(store).resolve(name), { kind: 'array' });
   } catch (cause) {
-    throw new DatasetError(`${dir}: array '${name}' is missing or its metadata is invalid.`, { cause });
+    throw damaged(where, `array '${name}' is missing or its metadata is invalid.`, cause);
   }
 }
 
-function readEncoding(array: StoreArray, dir: string, field: HourlyField): CfEncoding {
+function readEncoding(array: StoreArray, where: Where, field: HourlyField): CfEncoding {
   const a = array.attrs as Record<string, unknown>;
   const scale = a.scale_factor ?? 1;
   const offset = a.add_offset ?? 0;
   const fill = a._FillValue ?? array.fillValue;
   if (typeof scale !== 'number' || typeof offset !== 'number' || typeof fill !== 'number' || !Number.isInteger(fill)) {
-    throw new DatasetError(`${dir}: field '${field}' has an invalid CF encoding (scale_factor, add_offset, _FillValue).`);
+    throw damaged(where, `field '${field}' has an invalid CF encoding (scale_factor, add_offset, _FillValue).`);
   }
   return {
     scale_factor: scale, add_offset: offset, _FillValue: fill,
@@ -63,67 +109,89 @@ function readEncoding(array: StoreArray, dir: string, field: HourlyField): CfEnc
   };
 }
 
-async function readAxis(store: zarr.Readable, dir: string, name: 'x' | 'y', n: number, step: number): Promise<number> {
-  const array = await openArray(store, dir, name);
-  if (array.dtype !== 'float64' && array.dtype !== 'float32') throw new DatasetError(`${dir}: coordinate '${name}' is not float.`);
+async function readAxis(store: zarr.Readable, where: Where, name: 'x' | 'y', n: number, step: number): Promise<number> {
+  const array = await openArray(store, where, name);
+  if (array.dtype !== 'float64' && array.dtype !== 'float32') throw damaged(where, `coordinate '${name}' is not float.`);
   const values = (await zarr.get(array)).data as Float64Array | Float32Array;
-  if (values.length !== n) throw new DatasetError(`${dir}: coordinate '${name}' has ${values.length} values, expected ${n}.`);
+  if (values.length !== n) throw damaged(where, `coordinate '${name}' has ${values.length} values, expected ${n}.`);
   for (let i = 1; i < n; i++) {
     if (Math.abs(values[i] - values[i - 1] - step) > Math.abs(step) * 1e-6) {
-      throw new DatasetError(`${dir}: coordinate '${name}' is not a regular axis with step ${step} m.`);
+      throw damaged(where, `coordinate '${name}' is not a regular axis with step ${step} m.`);
     }
   }
   return values[0];
 }
 
-function checkHourly(array: StoreArray, dir: string, field: HourlyField): { shape: number[]; chunks: number[] } {
+function checkHourly(array: StoreArray, where: Where, field: HourlyField): { shape: number[]; chunks: number[] } {
   const dims = array.dimensionNames;
   if (array.dtype !== 'int16' || array.shape.length !== 3 || (dims && dims.join(',') !== 'time,y,x')) {
-    throw new DatasetError(`${dir}: field '${field}' must be int16 with dims (time, y, x).`);
+    throw damaged(where, `field '${field}' must be int16 with dims (time, y, x).`);
   }
   if (array.chunks[0] !== array.shape[0]) {
-    throw new DatasetError(`${dir}: field '${field}' chunks must span the whole time axis.`);
+    throw damaged(where, `field '${field}' chunks must span the whole time axis.`);
   }
   return { shape: array.shape, chunks: array.chunks };
 }
 
+/** The filters and compressor of an array as its `.zarray` in the consolidated metadata records them. */
+function storageCodecs(metadata: Readonly<Record<string, unknown>>, name: string): StorageCodecs {
+  const zarray = metadata[`${name}/.zarray`] as Partial<StorageCodecs> | undefined;
+  return { filters: zarray?.filters ?? null, compressor: zarray?.compressor ?? null };
+}
+
+/** Reads and checks the manifest against the metadata; undefined only when absent and not required. */
+async function openManifest(where: Where, metadata: Readonly<Record<string, unknown>>, contentVersion: string, required: boolean) {
+  const manifest = await readManifest(where.dir, where.id);
+  if (manifest === undefined) {
+    if (!required) return undefined;
+    throw damaged(where, `it has no chunk manifest (${MANIFEST_FILE}), so missing chunks cannot be told from fill values.`,
+      undefined, `${where.dir}/${MANIFEST_FILE}`);
+  }
+  checkManifestCovers(manifest, metadata, contentVersion, where.id, where.dir);
+  return manifest;
+}
+
 /**
- * Opens the store at `dir` and validates it against the dataset format; throws `DatasetError` otherwise.
- * `syncReads`: chunk files are read with blocking calls (worker threads only).
+ * Opens the store at `dir` and validates it against the dataset format; throws `DatasetError` when there is no store
+ * and `DamagedDataError` when the store cannot be read as written (metadata, manifest, coordinates).
  */
-export async function openStore(dir: string, syncReads = false): Promise<OpenedStore> {
+export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   registerNativeCodecs();
-  const metadata = await readConsolidated(dir);
-  const base = checkAttrs(metadata['.zattrs'], (detail) => failDataset(`${dir}: ${detail}`));
+  const where: Where = { id: basename(dir), dir };
+  const metadata = await readConsolidated(where);
+  const base = checkAttrs(metadata['.zattrs'], (detail) => damaged(where, detail));
   const conventions = (metadata['.zattrs'] as Record<string, unknown>).Conventions;
   const attrs: DatasetAttrs = { ...base, Conventions: typeof conventions === 'string' ? conventions : '' };
-  const store = await zarr.withConsolidatedMetadata(new ChunkFileStore(dir, { sync: syncReads }), { format: 'v2' });
-  const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding }>();
+  const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
+  const files = new ChunkFileStore(dir, { sync: options.syncReads === true });
+  const chunks: KeyStore = manifest ? new ManifestStore(files, manifest, where.id, dir) : files;
+  const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });
+  const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs }>();
   let layout: { shape: number[]; chunks: number[] } | undefined;
   for (const field of attrs.fields) {
-    const array = await openArray(store, dir, field);
-    const own = checkHourly(array, dir, field);
+    const array = await openArray(store, where, field);
+    const own = checkHourly(array, where, field);
     if (layout && (own.shape.join() !== layout.shape.join() || own.chunks.join() !== layout.chunks.join())) {
-      throw new DatasetError(`${dir}: field '${field}' differs in shape or chunks from '${attrs.fields[0]}'.`);
+      throw damaged(where, `field '${field}' differs in shape or chunks from '${attrs.fields[0]}'.`);
     }
     layout = own;
-    fields.set(field, { array, encoding: readEncoding(array, dir, field) });
+    fields.set(field, { array, encoding: readEncoding(array, where, field), codecs: storageCodecs(metadata, field) });
   }
   const [hours, ny, nx] = layout!.shape;
-  const time = await openArray(store, dir, 'time');
-  if (time.shape.length !== 1 || time.shape[0] !== hours) throw new DatasetError(`${dir}: time has ${time.shape[0]} values, expected ${hours}.`);
+  const time = await openArray(store, where, 'time');
+  if (time.shape.length !== 1 || time.shape[0] !== hours) throw damaged(where, `time has ${time.shape[0]} values, expected ${hours}.`);
   const res = attrs.resolution_m;
   const grid: GridGeometry = {
     crs_epsg: attrs.crs_epsg, resolution_m: res, nx, ny,
-    x0: await readAxis(store, dir, 'x', nx, res),
-    y0: await readAxis(store, dir, 'y', ny, -res),
+    x0: await readAxis(store, where, 'x', nx, res),
+    y0: await readAxis(store, where, 'y', ny, -res),
   };
-  const outdoor = await openArray(store, dir, 'outdoor');
-  const buildingHeight = await openArray(store, dir, 'building_height');
+  const outdoor = await openArray(store, where, 'outdoor');
+  const buildingHeight = await openArray(store, where, 'building_height');
   if (outdoor.dtype !== 'uint8' || buildingHeight.dtype !== 'float32'
     || outdoor.shape.join() !== `${ny},${nx}` || buildingHeight.shape.join() !== `${ny},${nx}`) {
-    throw new DatasetError(`${dir}: static arrays must be outdoor uint8 and building_height float32 of shape (${ny}, ${nx}).`);
+    throw damaged(where, `static arrays must be outdoor uint8 and building_height float32 of shape (${ny}, ${nx}).`);
   }
   const chunk: ChunkShape = { hours, rows: layout!.chunks[1], cols: layout!.chunks[2] };
-  return { attrs, grid, hours, chunk, fields, outdoor, buildingHeight };
+  return { attrs, grid, hours, chunk, fields, outdoor, buildingHeight, metadata, manifest, chunks };
 }

@@ -1,13 +1,15 @@
 /**
  * Transactional updates of an existing dataset: new chunk files are staged in a hidden directory inside the store
- * (same filesystem), then each is renamed over its target (an atomic replace, so readers never see a missing chunk)
- * and the group attributes get a new `content_version` and a `history` line. If anything fails before the metadata
- * is written, the replaced files are restored from hard links taken before the renames and the store is as it was.
+ * (same filesystem), then each is renamed over its target (an atomic replace, so readers never see a missing chunk);
+ * the chunk manifest gets the new chunks' entries and the group attributes a new `content_version` and a `history`
+ * line. If anything fails before the metadata is written, the replaced files and the manifest are restored (from hard
+ * links taken before the renames) and the store is as it was.
  */
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { DatasetError } from '../errors.js';
+import { basename, dirname, join } from 'node:path';
+import { DamagedDataError, DatasetError } from '../errors.js';
 import { siblingPath, writeFileAtomic } from '../util/atomic-dir.js';
+import { chunkEntry, MANIFEST_FILE, manifestText, readManifest, type ManifestEntry } from './chunk-manifest.js';
 
 /** A pending update of one store. */
 export interface StoreUpdate {
@@ -37,12 +39,20 @@ async function readMetadata(storeDir: string): Promise<Record<string, unknown>> 
   }
 }
 
-/** Starts an update of the store at `storeDir`. */
+/** Starts an update of the store at `storeDir`; a store without a chunk manifest is refused (`svc data verify`). */
 export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
   const metadata = await readMetadata(storeDir);
+  const dataset = basename(storeDir);
+  const manifest = await readManifest(storeDir, dataset);
+  if (manifest === undefined) {
+    throw new DamagedDataError(`Dataset '${dataset}' is damaged: it has no chunk manifest (${MANIFEST_FILE}).`, {
+      dataset, path: join(storeDir, MANIFEST_FILE),
+    });
+  }
   const staging = siblingPath(join(storeDir, 'update'), 'staging');
   await mkdir(join(staging, 'new'), { recursive: true });
   const staged: string[] = [];
+  const entries = new Map<string, ManifestEntry>();
   let open = true;
 
   async function replaceFiles(): Promise<() => Promise<void>> {
@@ -78,6 +88,8 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, bytes);
       staged.push(key);
+      // Chunks get new manifest entries; other files (none today) are not listed.
+      if (manifest.chunks.has(key)) entries.set(key, chunkEntry(key, bytes));
     },
     async commit(historyLine) {
       if (!open) throw new DatasetError('The store update is already finished.');
@@ -88,14 +100,19 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       const history = typeof attrs.history === 'string' && attrs.history !== '' ? `${attrs.history}\n` : '';
       attrs.history = `${history}${new Date().toISOString()}: ${historyLine}`;
       const oldAttrs = await readFile(join(storeDir, '.zattrs'));
+      const oldManifest = await readFile(join(storeDir, MANIFEST_FILE));
+      const chunks = new Map<string, ManifestEntry>([...manifest.chunks].map(([key, e]) => [key, [key, e.size, e.crc32]]));
+      for (const [key, entry] of entries) chunks.set(key, entry);
       try {
         const rollback = await replaceFiles();
         try {
+          await writeFileAtomic(join(storeDir, MANIFEST_FILE), manifestText(version, chunks.values()));
           await writeFileAtomic(join(storeDir, '.zattrs'), JSON.stringify(attrs, null, 2));
           const consolidated = { metadata: { ...metadata, '.zattrs': attrs }, zarr_consolidated_format: 1 };
           await writeFileAtomic(join(storeDir, '.zmetadata'), JSON.stringify(consolidated, null, 2));
         } catch (err) {
           await writeFileAtomic(join(storeDir, '.zattrs'), oldAttrs);
+          await writeFileAtomic(join(storeDir, MANIFEST_FILE), oldManifest);
           await rollback();
           throw err;
         }

@@ -4,13 +4,15 @@
  * caller asks for decoded values, which go through the CF decode kernel.
  */
 import { resolve } from 'node:path';
-import { DatasetError, ValidationError } from '../errors.js';
+import { DamagedDataError, DatasetError, ServiceError, ValidationError } from '../errors.js';
 import { cfDecode } from './cf-decode.js';
 import { gatherChunk, groupCellsByChunk } from './cell-gather.js';
+import type { StorageCodecs } from './codecs.js';
 import type {
   CellBlock, CfEncoding, DatasetReader, DecodedCellBlock, HourlyField, StaticArray,
 } from './dataset-types.js';
 import { openStore, type OpenedStore, type StoreArray } from './store-open.js';
+import { hourlyChunkKey } from './zarr-metadata.js';
 
 /** Chunk reads kept in flight by `readCells`: overlaps file I/O with decoding on one core. */
 const READ_CONCURRENCY = 4;
@@ -43,7 +45,7 @@ class ZarrDatasetReader implements DatasetReader {
     this.fields = [...store.fields.keys()];
   }
 
-  #field(field: HourlyField): { array: StoreArray; encoding: CfEncoding } {
+  #field(field: HourlyField): { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs } {
     const entry = this.#store.fields.get(field);
     if (!entry) {
       throw new DatasetError(`Dataset '${this.attrs.dataset}' has no field '${field}' (fields: ${this.fields.join(', ')}).`);
@@ -55,26 +57,50 @@ class ZarrDatasetReader implements DatasetReader {
     return this.#field(field).encoding;
   }
 
-  async readChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Int16Array> {
-    const { array } = this.#field(field);
+  codecs(field: HourlyField): StorageCodecs {
+    return this.#field(field).codecs;
+  }
+
+  /** A `DamagedDataError` for a chunk that is present and matches the manifest but does not decode as its array says. */
+  #undecodable(key: string, why: string, cause?: unknown): DamagedDataError {
+    const dataset = this.#store.attrs.dataset;
+    return new DamagedDataError(`Dataset '${dataset}' is damaged: chunk ${key} ${why}.`, { dataset, path: `${this.dir}/${key}`, cause });
+  }
+
+  #checkChunkIndex(chunkRow: number, chunkCol: number): void {
     const rows = Math.ceil(this.grid.ny / this.chunk.rows);
     const cols = Math.ceil(this.grid.nx / this.chunk.cols);
     if (!Number.isInteger(chunkRow) || chunkRow < 0 || chunkRow >= rows || !Number.isInteger(chunkCol) || chunkCol < 0 || chunkCol >= cols) {
       throw new ValidationError(`Chunk (${chunkRow}, ${chunkCol}) is outside the ${rows} x ${cols} chunk grid.`);
     }
-    const where = `${this.dir}: chunk ${field}/0/${chunkRow}/${chunkCol}`;
+  }
+
+  async readChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Int16Array> {
+    const { array } = this.#field(field);
+    this.#checkChunkIndex(chunkRow, chunkCol);
+    const key = hourlyChunkKey(field, chunkRow, chunkCol);
     let data: unknown;
     try {
       data = (await array.getChunk([0, chunkRow, chunkCol])).data;
     } catch (cause) {
-      throw new DatasetError(`${where} is corrupt or truncated (${(cause as Error).message}).`, { cause });
+      if (cause instanceof ServiceError) throw cause;
+      throw this.#undecodable(key, `cannot be decoded (${(cause as Error).message})`, cause);
     }
     const expected = this.chunk.hours * this.chunk.rows * this.chunk.cols;
     if (!(data instanceof Int16Array) || data.length !== expected) {
       const got = data instanceof Int16Array ? data.length : 0;
-      throw new DatasetError(`${where} is truncated: ${got} values, expected ${expected}.`);
+      throw this.#undecodable(key, `decodes to ${got} values where ${expected} are expected`);
     }
     return data;
+  }
+
+  async readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Uint8Array> {
+    this.#field(field);
+    this.#checkChunkIndex(chunkRow, chunkCol);
+    const key = hourlyChunkKey(field, chunkRow, chunkCol);
+    const bytes = await this.#store.chunks.get(`/${key}`);
+    if (bytes === undefined) throw this.#undecodable(key, 'is missing');
+    return bytes;
   }
 
   readStatic(name: 'outdoor'): Promise<Uint8Array>;
@@ -104,9 +130,10 @@ class ZarrDatasetReader implements DatasetReader {
         try {
           data = (await array.getChunk([i, j])).data as Uint8Array | Float32Array;
         } catch (cause) {
-          throw new DatasetError(`${this.dir}: chunk ${name}/${i}/${j} is corrupt or truncated.`, { cause });
+          if (cause instanceof ServiceError) throw cause;
+          throw this.#undecodable(`${name}/${i}/${j}`, `cannot be decoded (${(cause as Error).message})`, cause);
         }
-        if (data.length !== cr * cc) throw new DatasetError(`${this.dir}: chunk ${name}/${i}/${j} is truncated.`);
+        if (data.length !== cr * cc) throw this.#undecodable(`${name}/${i}/${j}`, `decodes to ${data.length} values where ${cr * cc} are expected`);
         const width = Math.min(cc, nx - j * cc);
         for (let r = 0; r < cr && i * cr + r < ny; r++) {
           out.set(data.subarray(r * cc, r * cc + width), (i * cr + r) * nx + j * cc);
@@ -150,8 +177,11 @@ export interface OpenDatasetOptions {
   readonly syncReads?: boolean;
 }
 
-/** Opens the dataset at `dir`; a missing store or bad metadata (including a CRS other than EPSG:31370) is a `DatasetError`. */
+/**
+ * Opens the dataset at `dir`. A missing store is a `DatasetError`; a store without a chunk manifest, with bad metadata
+ * (including a CRS other than EPSG:31370) or with a manifest that does not match it is a `DamagedDataError`.
+ */
 export async function openDataset(dir: string, options: OpenDatasetOptions = {}): Promise<DatasetReader> {
   const abs = resolve(dir);
-  return new ZarrDatasetReader(abs, await openStore(abs, options.syncReads === true));
+  return new ZarrDatasetReader(abs, await openStore(abs, { syncReads: options.syncReads === true }));
 }

@@ -1,13 +1,14 @@
 /**
  * Writes a dataset (docs/datasets.md) atomically: everything goes into a temporary sibling of the output directory,
- * which `finalize` completes (coordinates, group attributes, consolidated metadata) and renames into place.
- * Hourly chunks may be written from worker threads through `openChunkSink(writer.tmpDir, spec)`.
+ * which `finalize` completes (coordinates, group attributes, consolidated metadata, chunk manifest) and renames into
+ * place. Hourly chunks may be written from worker threads through `openChunkSink(writer.tmpDir, spec)`.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatasetError, ValidationError } from '../errors.js';
 import { beginAtomicDir } from '../util/atomic-dir.js';
-import { chunkGridShape, openChunkSink, type ChunkSink } from './chunk-sink.js';
+import { chunkEntry, expectedChunkKeys, writeManifest, type ManifestEntry } from './chunk-manifest.js';
+import { chunkGridShape, MANIFEST_PARTS_DIR, openChunkSink, type ChunkSink } from './chunk-sink.js';
 import { createChunkCodec, type StorageCodecs } from './codecs.js';
 import type { DatasetSpec, HourlyField, StaticArray } from './dataset-types.js';
 import { checkSpec } from './spec-check.js';
@@ -38,8 +39,8 @@ export interface DatasetWriter {
   readonly spec: DatasetSpec;
   /** Writes a whole static array (ny * nx values, row-major). */
   writeStatic<A extends StaticArray>(name: A, data: StaticData<A>): Promise<void>;
-  /** Writes one hourly chunk (see `ChunkSink.writeChunk`). */
-  writeChunk(field: HourlyField, chunkRow: number, chunkCol: number, data: Int16Array): Promise<void>;
+  /** Writes one hourly chunk (see `ChunkSink.writeChunk`); returns its manifest entry. */
+  writeChunk(field: HourlyField, chunkRow: number, chunkCol: number, data: Int16Array): Promise<ManifestEntry>;
   /** Checks every chunk and static array was written, writes the remaining metadata and renames into place. */
   finalize(): Promise<void>;
   /** Discards everything written so far. */
@@ -68,6 +69,18 @@ async function firstMissingChunk(dir: string, spec: DatasetSpec, field: HourlyFi
   return undefined;
 }
 
+/** Every manifest entry the chunk sinks recorded in `dir` (each line of each part file is one entry). */
+async function sinkEntries(dir: string): Promise<ManifestEntry[]> {
+  const partsDir = join(dir, MANIFEST_PARTS_DIR);
+  const entries: ManifestEntry[] = [];
+  for (const name of await readdir(partsDir)) {
+    for (const line of (await readFile(join(partsDir, name), 'utf8')).split('\n')) {
+      if (line !== '') entries.push(JSON.parse(line) as ManifestEntry);
+    }
+  }
+  return entries;
+}
+
 /** Creates the temporary directory with all array metadata and returns the writer. */
 export async function createDatasetWriter(
   outDir: string,
@@ -92,6 +105,8 @@ export async function createDatasetWriter(
     throw err;
   }
   const staticsWritten = new Set<StaticArray>();
+  /** Manifest entries of the chunks written here (statics, coordinates); hourly chunks are recorded by the sinks. */
+  const entries: ManifestEntry[] = [];
 
   return {
     tmpDir,
@@ -112,7 +127,10 @@ export async function createDatasetWriter(
             block.set(data.subarray(from, from + Math.min(cc, nx - c0)), r * cc);
           }
           const bytes = new Uint8Array(block.buffer, 0, block.byteLength);
-          await writeFile(join(tmpDir, staticChunkKey(name, i, j)), await codec.encode(bytes));
+          const key = staticChunkKey(name, i, j);
+          const encoded = await codec.encode(bytes);
+          await writeFile(join(tmpDir, key), encoded);
+          entries.push(chunkEntry(key, encoded));
         }
       }
       staticsWritten.add(name);
@@ -127,8 +145,19 @@ export async function createDatasetWriter(
           const missing = await firstMissingChunk(tmpDir, checked, field);
           if (missing) throw new DatasetError(`Field '${field}': chunk ${missing} was not written.`);
         }
-        for (const [key, bytes] of coordinateChunks(checked)) await writeFile(join(tmpDir, key), bytes);
+        for (const [key, bytes] of coordinateChunks(checked)) {
+          await writeFile(join(tmpDir, key), bytes);
+          entries.push(chunkEntry(key, bytes));
+        }
         const files = storeMetadataFiles(checked, codecs);
+        const recorded = new Map([...entries, ...(await sinkEntries(tmpDir))].map((e) => [e[0], e]));
+        const consolidated = (files['.zmetadata'] as { metadata: Record<string, unknown> }).metadata;
+        const unrecorded = expectedChunkKeys(consolidated).find((key) => !recorded.has(key));
+        if (unrecorded !== undefined) {
+          throw new DatasetError(`Chunk ${unrecorded} has no manifest entry: it was not written through a chunk sink of this writer.`);
+        }
+        await rm(join(tmpDir, MANIFEST_PARTS_DIR), { recursive: true, force: true });
+        await writeManifest(tmpDir, checked.attrs.content_version, recorded.values());
         await writeFile(join(tmpDir, '.zattrs'), JSON.stringify(files['.zattrs'], null, 2));
         await writeFile(join(tmpDir, '.zmetadata'), JSON.stringify(files['.zmetadata'], null, 2));
         await atomic.commit();

@@ -37,9 +37,26 @@ describe('store updates', () => {
     expect((await readdir(dir)).filter((n) => n.startsWith('.update'))).toEqual([]);
   });
 
+  it('records the replaced chunks in the manifest, so the updated store reads back intact', async () => {
+    const update = await beginStoreUpdate(dir);
+    await update.stage('no2/0/0/0', await readFile(join(dir, 'no2/0/1/1')));
+    await update.commit('copy a chunk');
+    const manifest = JSON.parse(await readFile(join(dir, '.zmanifest'), 'utf8'));
+    expect(manifest.content_version).toBe('v2');
+    expect(manifest.chunks['no2/0/0/0']).toEqual(manifest.chunks['no2/0/1/1']);
+    const reader = await openDataset(dir);
+    expect(await reader.readChunk('no2', 0, 0)).toEqual(await reader.readChunk('no2', 1, 1));
+  });
+
+  it('refuses a store without a chunk manifest', async () => {
+    await rm(join(dir, '.zmanifest'));
+    await expect(beginStoreUpdate(dir)).rejects.toMatchObject({ code: 'dataset_damaged', message: /has no chunk manifest/ });
+  });
+
   it('restores replaced files and attributes when the metadata cannot be written', async () => {
     const before = await readFile(join(dir, 'no2/0/0/0'));
     const attrsBefore = await readFile(join(dir, '.zattrs'), 'utf8');
+    const manifestBefore = await readFile(join(dir, '.zmanifest'), 'utf8');
     const update = await beginStoreUpdate(dir);
     await update.stage('no2/0/0/0', new Uint8Array([9, 9, 9]));
     await update.stage('new/file', new Uint8Array([1]));
@@ -49,6 +66,7 @@ describe('store updates', () => {
     await expect(update.commit('doomed')).rejects.toThrow();
     expect(await readFile(join(dir, 'no2/0/0/0'))).toEqual(before);
     expect(await readFile(join(dir, '.zattrs'), 'utf8')).toBe(attrsBefore);
+    expect(await readFile(join(dir, '.zmanifest'), 'utf8')).toBe(manifestBefore);
     await expect(readFile(join(dir, 'new/file'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect((await readdir(dir)).filter((n) => n.startsWith('.update'))).toEqual([]);
   });

@@ -1,5 +1,6 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openChunkSink } from '../../src/store/chunk-sink.js';
 import { createDatasetWriter, writeDataset } from '../../src/store/zarr-writer.js';
@@ -37,6 +38,39 @@ describe('dataset writer', () => {
 
     const noStatic = await createDatasetWriter(join(root.dir, 'ds'), spec);
     await expect(noStatic.finalize()).rejects.toThrow("Static array 'outdoor' was not written.");
+    expect(await readdir(root.dir)).toEqual([]);
+  });
+
+  it('writes a chunk manifest listing every chunk file of every array with its size and CRC-32', async () => {
+    const dir = join(root.dir, 'ds');
+    await writeSynthetic(dir, smallSpec());
+    const manifest = JSON.parse(await readFile(join(dir, '.zmanifest'), 'utf8'));
+    expect(manifest).toMatchObject({ manifest_format: 1, checksum: 'crc32', content_version: 'v1' });
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile() && !e.name.startsWith('.'))
+      .map((e) => relative(dir, join(e.parentPath, e.name)))
+      .sort();
+    // 2 fields x 3 x 3 chunks, 2 static arrays of one chunk, 4 coordinate arrays of one chunk.
+    expect(files.length).toBe(2 * 9 + 2 + 4);
+    expect(Object.keys(manifest.chunks).sort()).toEqual(files);
+    for (const key of files) {
+      const bytes = await readFile(join(dir, key));
+      expect(manifest.chunks[key], key).toEqual([bytes.length, crc32(bytes)]);
+    }
+    expect((await readdir(dir)).filter((n) => n.includes('parts') || n.includes('tmp'))).toEqual([]);
+  });
+
+  it('refuses to finalize a chunk file written past the chunk sinks (it would have no manifest entry)', async () => {
+    const spec = smallSpec();
+    const writer = await createDatasetWriter(join(root.dir, 'ds'), spec);
+    const { outdoor, height } = syntheticStatics(spec);
+    await writer.writeStatic('outdoor', outdoor);
+    await writer.writeStatic('building_height', height);
+    for (const field of spec.attrs.fields) {
+      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) if (!(field === 'no2' && r === 1 && c === 1)) await writer.writeChunk(field, r, c, syntheticChunk(spec, field, r, c));
+    }
+    await writeFile(join(writer.tmpDir, 'no2/0/1/1'), new Uint8Array(10));
+    await expect(writer.finalize()).rejects.toMatchObject({ code: 'dataset_error', message: /Chunk no2\/0\/1\/1 has no manifest entry/ });
     expect(await readdir(root.dir)).toEqual([]);
   });
 
