@@ -20,6 +20,7 @@ import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generatePreset } from '../src/model/generate.js';
+import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import { load, startChild, type LoadSpec, type ServerChild } from './http-load.js';
 import type { BenchResult } from './registry.js';
@@ -39,7 +40,7 @@ const DATASETS = ['brussels_extended', 'ghent', 'belgium_lowres'];
 /** The fixture datasets of the tests when present, else the same preset generated once into data/bench-http. */
 async function benchData(): Promise<string> {
   const present = (dir: string) =>
-    Promise.all(DATASETS.map((d) => access(join(dir, d, '.zmetadata')))).then(() => true, () => false);
+    Promise.all(DATASETS.map((d) => access(join(dir, d, MANIFEST_FILE)))).then(() => true, () => false);
   const fixtures = join(PROJECT_ROOT, '.fixtures', 'data');
   if (await present(fixtures)) return fixtures;
   const own = join(PROJECT_ROOT, 'data', 'bench-http');

@@ -4,9 +4,11 @@
  * - cold: a location computed from the Zarr chunks with the running pool (threads started, kernels loaded, dataset
  *   metadata open; nothing of the location cached: every chunk is read and decoded, the kernel runs, blocks are built);
  * - warm: the same location answered from the statistics cache (SQLite lookup + envelope assembly from stored JSON);
- * - split: one cold 50 m query replayed stage by stage on this thread (file read, decode, kernel, assemble).
+ * - split: one cold 50 m query replayed stage by stage on this thread (file read, verification against the chunk
+ *   manifest's CRC-32, decode, kernel, assemble).
  */
 import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,7 @@ import { BENCH_RECT } from '../src/model/presets.js';
 import { statsCacheKey } from '../src/services/cache-keys.js';
 import { SqliteStatsCache, toCachedStats } from '../src/services/stats-cache.js';
 import { statsEnvelope } from '../src/services/stats-envelope.js';
+import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
 import { hourlyChunkKey } from '../src/store/zarr-metadata.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import type { BenchResult } from './registry.js';
@@ -34,7 +37,7 @@ const DATASET = 'bench_1m';
 
 async function ensureBenchData(dataDir: string): Promise<void> {
   try {
-    await access(join(dataDir, DATASET, '.zmetadata'));
+    await access(join(dataDir, DATASET, MANIFEST_FILE));
   } catch {
     console.log('Generating the 1 m benchmark block (once)…');
     await generatePreset({ preset: 'bench', outDir: dataDir, seed: 1 });
@@ -59,13 +62,16 @@ async function splitStages(dataDir: string, request: StatsRequest): Promise<Reco
   const ds = await computeDataset(dataDir, DATASET);
   const { chunks } = planSample(ds, request);
   const kernel = await loadStatsKernel();
-  const stage = { read_ms: 0, decode_ms: 0, kernel_ms: 0, assemble_ms: 0 };
+  const stage = { read_ms: 0, verify_ms: 0, decode_ms: 0, kernel_ms: 0, assemble_ms: 0 };
   kernel.begin(ds.reader.hours, ds.reader.fields, datasetEncodings(ds), ds.calendar);
   for (const sel of chunks) {
     for (const f of ds.reader.fields) {
       let t = performance.now();
       const frame = readFileSync(join(dataDir, DATASET, hourlyChunkKey(f, sel.chunkRow, sel.chunkCol)));
       stage.read_ms += performance.now() - t;
+      t = performance.now();
+      crc32(frame);
+      stage.verify_ms += performance.now() - t;
       t = performance.now();
       kernel.loadShuffledChunk(f, sel.mask.length, frame);
       stage.decode_ms += performance.now() - t;

@@ -10,8 +10,11 @@ import { formatValidationErrors } from './validation-detail.js';
 /** Codes of the HTTP layer itself, for requests that never reach an endpoint. */
 export type HttpProblemCode = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type';
 
-/** Every code a client can see. `dataset_error` is internal: clients see it as `internal_error`. */
-export type ProblemCode = Exclude<ErrorCode, 'dataset_error'> | HttpProblemCode;
+/**
+ * Every code a client can see. `dataset_error` and `dataset_damaged` are internal: clients see them as
+ * `internal_error` and `upstream_error`.
+ */
+export type ProblemCode = Exclude<ErrorCode, 'dataset_error' | 'dataset_damaged'> | HttpProblemCode;
 
 /** One row of the catalogue. */
 export interface ProblemEntry {
@@ -37,7 +40,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.free
   rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'The per-minute limit of the key is used up; the Retry-After header says when the next window starts.' },
   quota_exceeded: { status: 429, title: 'Daily report quota exceeded', when: 'The daily report quota of the key is used up; it resets at midnight UTC.' },
   internal_error: { status: 500, title: 'Internal error', when: 'An unexpected fault of the service; the request id identifies it in the logs.' },
-  upstream_error: { status: 502, title: 'Upstream error', when: 'The geocoder or the compute back end failed; a retry is reasonable.' },
+  upstream_error: { status: 502, title: 'Upstream error', when: 'The geocoder or the compute back end failed; a retry is reasonable. Also answered when stored data the answer needs are damaged (a chunk missing or corrupt): the detail names the dataset and says so, and a retry does not help until the operator repairs the data.' },
   upstream_unavailable: { status: 503, title: 'Upstream unavailable', when: 'The model service is unreachable and no cached map catalog exists.' },
   upstream_timeout: { status: 504, title: 'Upstream timeout', when: 'The compute back end did not answer in time; the work goes on and a retry returns its result.' },
 });
@@ -75,6 +78,9 @@ export function problemDocument(docsUrl: string, code: ProblemCode, detail: stri
 
 const UNEXPECTED = 'An unexpected error occurred. It has been logged under this request id.';
 
+/** Appended to the detail of damaged data: the client learns that waiting or retrying does not help. */
+export const DAMAGED_DATA_ADVICE = 'The stored data must be repaired by the operator; retrying will not help until then.';
+
 /** Fastify's own errors for a client's mistake: body too large, bad media type, bad JSON, bad URL, validation. */
 function fromFastifyError(err: FastifyError): ProblemOutcome | undefined {
   if (err.validation) {
@@ -97,6 +103,10 @@ export function problemFromError(err: unknown): ProblemOutcome & { internal: boo
   if (err instanceof ServiceError) {
     if (err.code === 'dataset_error' || err.code === 'internal_error') {
       return { code: 'internal_error', detail: UNEXPECTED, headers: {}, internal: true };
+    }
+    // Reported (and logged once) where it was found; the message names the dataset and the part, never a path.
+    if (err.code === 'dataset_damaged') {
+      return { code: 'upstream_error', detail: `${err.message} ${DAMAGED_DATA_ADVICE}`, headers: {}, internal: false };
     }
     const headers: Record<string, string> = {};
     const retry = err.extra.retryAfterS;

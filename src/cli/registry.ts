@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
 import { dataGenerateCommand } from './commands/data-generate.js';
+import { dataVerifyCommand } from './commands/data-verify.js';
 import { demoCommand } from './commands/demo.js';
 import { importGeotiffCommand } from './commands/import-geotiff.js';
 import { keysCreateCommand, keysDeactivateCommand, keysListCommand, keysUpdateCommand } from './commands/keys.js';
@@ -15,6 +16,7 @@ import { statsCommand } from './commands/stats.js';
 export const COMMANDS: readonly Command[] = [
   dataGenerateCommand,
   importGeotiffCommand,
+  dataVerifyCommand,
   keysCreateCommand,
   keysListCommand,
   keysUpdateCommand,

@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { NATIONWIDE } from '../cities/catalog.js';
-import { DatasetError, ValidationError } from '../errors.js';
+import { DamagedDataError, DatasetError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
-import { isShuffledZstd16, type CodecConfig } from '../store/codecs.js';
+import { isShuffledZstd16 } from '../store/codecs.js';
 import { isDatasetId, type DatasetReader, type HourlyField } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 
@@ -38,15 +38,12 @@ export interface ComputeDataset {
   readonly directFields: ReadonlySet<HourlyField>;
 }
 
-/** The fields whose chunks are one shuffled-int16 zstd frame (read from each array's `.zarray`). */
-async function directDecodableFields(dir: string, fields: readonly HourlyField[]): Promise<Set<HourlyField>> {
+/** The fields whose chunks are one shuffled-int16 zstd frame (as each array's consolidated `.zarray` says). */
+function directDecodableFields(reader: DatasetReader): Set<HourlyField> {
   const direct = new Set<HourlyField>();
-  for (const field of fields) {
-    const zarray = JSON.parse(await readFile(join(dir, field, '.zarray'), 'utf8')) as {
-      filters: CodecConfig[] | null; compressor: CodecConfig | null;
-    };
-    const filters = zarray.filters ?? [];
-    if (filters.length === 1 && isShuffledZstd16(filters[0], zarray.compressor, 2)) direct.add(field);
+  for (const field of reader.fields) {
+    const { filters, compressor } = reader.codecs(field);
+    if (filters?.length === 1 && isShuffledZstd16(filters[0], compressor, 2)) direct.add(field);
   }
   return direct;
 }
@@ -56,14 +53,36 @@ export function precomputedDir(dataDir: string, dataset: string): string {
   return join(dataDir, `${dataset}.precomputed`);
 }
 
-/** Reads the references stored with the precomputed grids, or none. */
+/**
+ * Reads the references stored with the precomputed grids; none when the file does not exist (the precompute has not
+ * run). Any other failure (unreadable, not JSON, not an object) is a `DamagedDataError` naming the file: dropping the
+ * references silently would change answers (`benchmark`, `summer_night_vs_city_c`).
+ */
 export async function readReferences(dataDir: string, dataset: string): Promise<CityReferences> {
+  const path = join(precomputedDir(dataDir, dataset), '.zattrs');
+  const damaged = (why: string, cause?: unknown) => new DamagedDataError(
+    `Dataset '${dataset}' is damaged: its precomputed city references (${dataset}.precomputed/.zattrs) ${why}.`,
+    { dataset, path, cause },
+  );
+  let text: string;
   try {
-    const attrs = JSON.parse(await readFile(join(precomputedDir(dataDir, dataset), '.zattrs'), 'utf8'));
-    return (attrs?.references ?? {}) as CityReferences;
-  } catch {
-    return {};
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw damaged(`cannot be read (${code ?? (cause as Error).message})`, cause);
   }
+  let attrs: unknown;
+  try {
+    attrs = JSON.parse(text);
+  } catch (cause) {
+    throw damaged('are not valid JSON', cause);
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(attrs)) throw damaged('are not a JSON object');
+  if (attrs.references === undefined) return {};
+  if (!isObject(attrs.references)) throw damaged("hold 'references' that are not an object");
+  return attrs.references as CityReferences;
 }
 
 /** The statistics options (city references) of a dataset. */
@@ -88,7 +107,7 @@ async function open(dataDir: string, id: string): Promise<ComputeDataset> {
   const refVersion = Object.keys(references).length > 0
     ? `+r${createHash('sha256').update(JSON.stringify(references)).digest('hex').slice(0, 8)}`
     : '';
-  const directFields = await directDecodableFields(reader.dir, reader.fields);
+  const directFields = directDecodableFields(reader);
   return {
     id, reader, outdoor, calendar, references, directFields, nationwide: id === NATIONWIDE.dataset,
     version: `${reader.attrs.content_version}${refVersion}`,

@@ -1,10 +1,10 @@
 /**
  * Running the statistics kernel over chunk selections of a dataset, in a compute thread. Each chunk of every field is
- * read once, whole. Fields stored with the default codecs are read with one blocking file read (a compute thread has
- * nothing else to do meanwhile) and decoded straight into the kernel's memory; others go through the dataset reader.
+ * read once, whole, and checked against the chunk manifest (size and CRC-32). Fields stored with the default codecs
+ * are read with one blocking file read (a compute thread has nothing else to do meanwhile) and decoded straight into
+ * the kernel's memory; others go through the dataset reader.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { DamagedDataError, DatasetError } from '../errors.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { hourlyChunkKey } from '../store/zarr-metadata.js';
 import type { ComputeDataset } from './dataset-cache.js';
@@ -16,26 +16,27 @@ export function datasetEncodings(ds: ComputeDataset): Partial<Record<HourlyField
   return Object.fromEntries(ds.reader.fields.map((f) => [f, ds.reader.encoding(f)]));
 }
 
-/** The stored frame of one chunk, or undefined when the chunk file does not exist (Zarr: all fill values). */
-function readFrame(ds: ComputeDataset, field: HourlyField, sel: ChunkSelection): Uint8Array | undefined {
+/** Decodes a verified stored frame into the kernel; a frame that does not decode is damage of that chunk. */
+function loadFrame(ds: ComputeDataset, kernel: StatsKernel, field: HourlyField, sel: ChunkSelection, frame: Uint8Array): void {
   try {
-    return readFileSync(join(ds.reader.dir, hourlyChunkKey(field, sel.chunkRow, sel.chunkCol)));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+    kernel.loadShuffledChunk(field, sel.mask.length, frame);
+  } catch (cause) {
+    if (!(cause instanceof DatasetError)) throw cause;
+    const key = hourlyChunkKey(field, sel.chunkRow, sel.chunkCol);
+    throw new DamagedDataError(`Dataset '${ds.id}' is damaged: chunk ${key} cannot be decoded.`, {
+      dataset: ds.id, path: `${ds.reader.dir}/${key}`, cause,
+    });
   }
 }
 
 /** Loads every field of one chunk into the kernel's chunk views. */
 async function loadChunk(ds: ComputeDataset, kernel: StatsKernel, sel: ChunkSelection): Promise<void> {
-  const cells = sel.mask.length;
   for (const field of ds.reader.fields) {
-    const frame = ds.directFields.has(field) ? readFrame(ds, field, sel) : undefined;
-    if (frame !== undefined) {
-      kernel.loadShuffledChunk(field, cells, frame);
+    if (ds.directFields.has(field)) {
+      loadFrame(ds, kernel, field, sel, await ds.reader.readStoredChunk(field, sel.chunkRow, sel.chunkCol));
     } else {
       const data = await ds.reader.readChunk(field, sel.chunkRow, sel.chunkCol);
-      kernel.chunkView(field, cells).set(data);
+      kernel.chunkView(field, sel.mask.length).set(data);
     }
   }
 }

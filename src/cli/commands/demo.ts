@@ -5,6 +5,7 @@ import { openDatabase } from '../../db/database.js';
 import { SqliteKeyStore } from '../../keys/key-store.js';
 import { generatePreset } from '../../model/generate.js';
 import { presetPlans } from '../../model/presets.js';
+import { MANIFEST_FILE } from '../../store/chunk-manifest.js';
 import type { Command } from '../command.js';
 import { SERVER_OPTIONS, serverConfig } from '../options.js';
 import { runServer } from './serve.js';
@@ -20,6 +21,13 @@ async function demoDataPresent(dataDir: string): Promise<boolean> {
   return Promise.all(checks).then(() => true, () => false);
 }
 
+/** Demo datasets written before chunk manifests existed (the server will not serve them until they have one). */
+async function demoDataWithoutManifest(dataDir: string): Promise<string[]> {
+  const ids = presetPlans('demo').map((p) => p.id);
+  const present = await Promise.all(ids.map((id) => access(join(dataDir, id, MANIFEST_FILE)).then(() => true, () => false)));
+  return ids.filter((_, i) => !present[i]);
+}
+
 /** `svc demo`. */
 export const demoCommand: Command = {
   path: ['demo'],
@@ -31,6 +39,11 @@ export const demoCommand: Command = {
     if (!(await demoDataPresent(config.dataDir))) {
       console.log(`Generating the demo datasets into ${config.dataDir} (once; about a minute on 2 cores)…`);
       await generatePreset({ preset: 'demo', outDir: config.dataDir, seed: 1 });
+    }
+    const unlisted = await demoDataWithoutManifest(config.dataDir);
+    if (unlisted.length > 0) {
+      console.log(`The demo datasets ${unlisted.join(', ')} were written before chunk manifests existed and are not served ` +
+        `until they have one: run \`svc data verify ${config.dataDir} --write-manifest\`, or delete ${config.dataDir} to regenerate.`);
     }
     const db = openDatabase(config.dbFile);
     try {

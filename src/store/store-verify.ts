@@ -1,0 +1,125 @@
+/**
+ * Checking a whole store (`svc data verify`): the metadata, the chunk manifest, and every chunk of every array — it
+ * exists, has the size and CRC-32 the manifest records, and decodes to a full chunk. A store written before chunk
+ * manifests existed can be given one (`writeManifest`), but only when every chunk is present and decodes: missing
+ * chunks are never accepted as fill values.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { DamagedDataError } from '../errors.js';
+import { arrayChunkKeys, chunkEntry, MANIFEST_FILE, verifyChunk, writeManifest, type ManifestEntry } from './chunk-manifest.js';
+import { createChunkCodec, type ChunkCodec, type StorageCodecs } from './codecs.js';
+import { openStore } from './store-open.js';
+
+/** The outcome for one store. */
+export interface StoreVerification {
+  readonly dataset: string;
+  readonly dir: string;
+  /** Chunks checked. */
+  readonly chunks: number;
+  /** What is wrong, one line each (empty: the store is intact). */
+  readonly problems: readonly string[];
+  /** `checked`: verified against the manifest; `written`: none existed and one was written; `missing`: none exists. */
+  readonly manifest: 'checked' | 'written' | 'missing';
+}
+
+/** Options of `verifyStore`. */
+export interface VerifyOptions {
+  /** Write a manifest when the store has none and every chunk is present and decodes. */
+  readonly writeManifest?: boolean;
+  /** Called after each chunk (progress). */
+  readonly onChunk?: () => void;
+}
+
+/** One array of the store as the metadata describe it. */
+interface ArrayPlan {
+  readonly keys: string[];
+  readonly codec: ChunkCodec;
+  /** Bytes a decoded chunk has. */
+  readonly decodedBytes: number;
+}
+
+async function arrayPlans(metadata: Readonly<Record<string, unknown>>): Promise<ArrayPlan[]> {
+  const plans: ArrayPlan[] = [];
+  for (const [path, value] of Object.entries(metadata)) {
+    if (!path.endsWith('/.zarray')) continue;
+    const z = value as StorageCodecs & { shape: number[]; chunks: number[]; dtype: string; dimension_separator?: string };
+    const elementSize = Number(/(\d+)$/.exec(z.dtype)?.[1] ?? 1);
+    plans.push({
+      keys: arrayChunkKeys(path.slice(0, -'/.zarray'.length), z.shape, z.chunks, z.dimension_separator ?? '.'),
+      codec: await createChunkCodec(z, elementSize),
+      decodedBytes: z.chunks.reduce((n, c) => n * c, 1) * elementSize,
+    });
+  }
+  return plans;
+}
+
+/** Reads a chunk file; undefined only when it does not exist. */
+function readChunkFile(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The number of chunks `verifyStore` will check in the store at `dir` (0 when its metadata cannot be read). */
+export async function countChunks(dir: string): Promise<number> {
+  try {
+    const store = await openStore(resolve(dir), { requireManifest: false });
+    return (await arrayPlans(store.metadata)).reduce((n, p) => n + p.keys.length, 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Checks every part of the store at `dir`; throws only when there is no store there (`DatasetError`). */
+export async function verifyStore(dir: string, options: VerifyOptions = {}): Promise<StoreVerification> {
+  const abs = resolve(dir);
+  const id = basename(abs);
+  let store;
+  try {
+    store = await openStore(abs, { requireManifest: false });
+  } catch (err) {
+    if (!(err instanceof DamagedDataError)) throw err;
+    return { dataset: id, dir: abs, chunks: 0, problems: [err.message], manifest: 'missing' };
+  }
+  const { manifest, metadata } = store;
+  const problems: string[] = [];
+  const entries: ManifestEntry[] = [];
+  let chunks = 0;
+  for (const plan of await arrayPlans(metadata)) {
+    for (const key of plan.keys) {
+      chunks++;
+      try {
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = readChunkFile(join(abs, key));
+        } catch (cause) {
+          throw new DamagedDataError(`Dataset '${id}' is damaged: chunk ${key} cannot be read (${(cause as NodeJS.ErrnoException).code}).`, { dataset: id });
+        }
+        if (manifest) verifyChunk(manifest, key, bytes, id, abs);
+        if (bytes === undefined) throw new DamagedDataError(`Dataset '${id}' is damaged: chunk ${key} is missing.`, { dataset: id });
+        const decoded = await plan.codec.decode(bytes).catch((cause: unknown) => {
+          throw new DamagedDataError(`Dataset '${id}' is damaged: chunk ${key} cannot be decoded (${(cause as Error).message}).`, { dataset: id });
+        });
+        if (decoded.byteLength !== plan.decodedBytes) {
+          throw new DamagedDataError(`Dataset '${id}' is damaged: chunk ${key} decodes to ${decoded.byteLength} bytes where ${plan.decodedBytes} are expected.`, { dataset: id });
+        }
+        entries.push(chunkEntry(key, bytes));
+      } catch (err) {
+        if (!(err instanceof DamagedDataError)) throw err;
+        problems.push(err.message);
+      }
+      options.onChunk?.();
+    }
+  }
+  if (manifest) return { dataset: id, dir: abs, chunks, problems, manifest: 'checked' };
+  if (options.writeManifest && problems.length === 0) {
+    await writeManifest(abs, store.attrs.content_version, entries);
+    return { dataset: id, dir: abs, chunks, problems, manifest: 'written' };
+  }
+  problems.unshift(`Dataset '${id}' is damaged: it has no chunk manifest (${MANIFEST_FILE}), so missing chunks cannot be told from fill values.`);
+  return { dataset: id, dir: abs, chunks, problems, manifest: 'missing' };
+}
