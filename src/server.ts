@@ -8,6 +8,7 @@ import { buildApp } from './api/app.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
 import type { Config, HttpGeocoderApi } from './config.js';
+import { DamagedDataError } from './errors.js';
 import { openDatabase, type Database } from './db/database.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
@@ -27,6 +28,8 @@ import { HistoricalService, type ServiceLogger } from './services/historical-ser
 import { LiveService } from './services/live-service.js';
 import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
+import { DamageRegistry } from './store/damage-registry.js';
+import { listDatasets } from './store/data-dir.js';
 
 /** The HTTP geocoder adapters, by the API name `SVC_GEOCODER` gives. */
 const HTTP_GEOCODERS: Readonly<Record<HttpGeocoderApi, (options: HttpGeocoderOptions) => Geocoder>> = {
@@ -42,6 +45,19 @@ export function geocoderFor(config: Config): Geocoder {
   return HTTP_GEOCODERS[g.kind]({ baseUrl: g.url, timeoutMs: g.timeoutMs, userAgent: g.userAgent });
 }
 
+/**
+ * Opens every dataset of the data directory once, as a query would (metadata, chunk manifest, outdoor mask, city
+ * references), so damage is reported at start-up: logged once and shown by `/health`. The others keep serving.
+ */
+async function checkDatasets(dataDir: string, compute: LocalCompute, damage: DamageRegistry): Promise<void> {
+  for (const id of await listDatasets(dataDir)) {
+    await compute.datasetVersion(id).catch((err: unknown) => {
+      if (!(err instanceof DamagedDataError)) throw err;
+      damage.report(err);
+    });
+  }
+}
+
 /** A built service: the application (ready, not yet listening), the parts it runs on, and its shutdown. */
 export interface Server {
   readonly app: FastifyInstance;
@@ -52,6 +68,8 @@ export interface Server {
   readonly compute: LocalCompute;
   readonly historical: HistoricalService;
   readonly modelService: ModelServiceConnection;
+  /** Damage found in the datasets (at start-up and while serving); `/health` reports it. */
+  readonly damage: DamageRegistry;
   /**
    * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then the model service stops,
    * computations still running (those whose clients timed out) settle and are cached, the compute pool closes, and
@@ -77,6 +95,8 @@ export async function createServer(config: Config): Promise<Server> {
     const compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
     cleanups.push(() => compute.close());
     let log: ServiceLogger | undefined;
+    // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
+    const damage = new DamageRegistry({ now: systemClock.now });
     const historical = new HistoricalService({
       backend: compute,
       geocoder,
@@ -86,18 +106,20 @@ export async function createServer(config: Config): Promise<Server> {
       timeoutMs: config.upstreamTimeoutMs,
       computeVersion: `${config.version}+${KERNEL_VERSION}`,
       logger: { error: (obj, msg) => log?.error(obj, msg) },
+      damage,
     });
     // Live and forecast data: the configured model service, or the embedded one over the data directory.
     const modelService = await connectModelService({
-      url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock: systemClock,
+      url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock: systemClock, damage,
     });
     cleanups.push(() => modelService.close());
     const live = new LiveService({ model: modelService.client, geocoder, clock: systemClock });
     const keys = new SqliteKeyStore(db);
     // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
     const lookup = new CachedKeyLookup(keys, { now: systemClock.now });
-    const app = await buildApp({ config, keys: lookup, geocoder, historical, live, clock: systemClock });
+    const app = await buildApp({ config, keys: lookup, geocoder, historical, live, clock: systemClock, damage });
     log = app.log;
+    await checkDatasets(config.dataDir, compute, damage);
     await app.ready();
 
     let closing: Promise<void> | undefined;
@@ -108,7 +130,7 @@ export async function createServer(config: Config): Promise<Server> {
       await compute.close();
       db.close();
     };
-    return { app, config, db, keys, compute, historical, modelService, close: () => (closing ??= shutdown()) };
+    return { app, config, db, keys, compute, historical, modelService, damage, close: () => (closing ??= shutdown()) };
   } catch (err) {
     await undo();
     throw err;

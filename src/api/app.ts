@@ -14,6 +14,7 @@ import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
 import { systemClock, type Clock } from '../services/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
+import type { DamageRegistry } from '../store/damage-registry.js';
 import { docsRoutes } from './docs-page.js';
 import { openApiPlugin, openApiRoute } from './openapi.js';
 import { authPlugin } from './plugins/auth.js';
@@ -52,6 +53,8 @@ export interface AppDeps {
   readonly clock?: Clock;
   /** Defaults to a fresh in-memory limiter (one process). */
   readonly rateLimiter?: RateLimiter;
+  /** Damage found in the datasets, reported by `/health`; it is logged to the application's logger. */
+  readonly damage?: DamageRegistry;
 }
 
 /** Answers malformed HTTP (bad request line or headers) with a problem document before Fastify sees the request. */
@@ -123,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   fastPath?.attachLogger(app.log);
+  deps.damage?.attachLogger(app.log);
   app.decorate('statsFastPath', () => fastPath?.stats() ?? { served: 0, passed: 0 });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
@@ -137,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (v1) => {
-      await v1.register(healthRoutes, { version: config.version, clock });
+      await v1.register(healthRoutes, { version: config.version, clock, ...(deps.damage ? { damage: deps.damage } : {}) });
       await v1.register(citiesRoutes, { generatedUtc: new Date(clock.now()).toISOString() });
       await v1.register(scalesRoutes);
       await v1.register(keyRoutes, { limits: config.limits });

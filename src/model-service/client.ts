@@ -5,9 +5,10 @@
  * Answers are checked just enough to be safe to pass on: an object with a `records` array whose entries are objects
  * with a string `hour` and a decimal-string `timestamp`. Records themselves are kept verbatim, unknown fields
  * included. A 422 `outside_coverage` (no outdoor cell within the radius) is the request's fault and passes through;
- * every other non-2xx answer, and any malformed one, is an `UpstreamError`.
+ * a 409 `dataset_damaged` (the dataset's stored data are damaged) becomes a `DamagedDataError`, since a retry cannot
+ * help; every other non-2xx answer, and any malformed one, is an `UpstreamError`.
  */
-import { OutsideCoverageError, UpstreamError } from '../errors.js';
+import { DamagedDataError, OutsideCoverageError, UpstreamError } from '../errors.js';
 import { readJson } from '../upstream/upstream-client.js';
 import type { Upstream, UpstreamResponse } from '../upstream/upstream-types.js';
 import type { RecordsResponse, Timesteps } from './contract.js';
@@ -39,17 +40,18 @@ function malformed(name: string, why: string): UpstreamError {
   return new UpstreamError(`The ${name} answered with malformed data: ${why}.`);
 }
 
-/** Throws the error a non-2xx answer stands for. */
-function refuse(name: string, response: UpstreamResponse): never {
-  if (response.status === 422) {
+/** Throws the error a non-2xx answer stands for; `dataset` is the dataset the request was about. */
+function refuse(name: string, response: UpstreamResponse, dataset: string): never {
+  if (response.status === 422 || response.status === 409) {
     let body: Json;
     try {
       body = readJson(name, response);
     } catch {
       body = undefined;
     }
-    if (isObject(body) && body.code === 'outside_coverage' && typeof body.detail === 'string') {
-      throw new OutsideCoverageError(body.detail);
+    if (isObject(body) && typeof body.detail === 'string') {
+      if (response.status === 422 && body.code === 'outside_coverage') throw new OutsideCoverageError(body.detail);
+      if (response.status === 409 && body.code === 'dataset_damaged') throw new DamagedDataError(body.detail, { dataset });
     }
   }
   throw new UpstreamError(`The ${name} answered HTTP ${response.status}; retrying is reasonable.`);
@@ -77,22 +79,22 @@ export function checkRecordsResponse(name: string, body: Json): RecordsResponse 
 export function createModelServiceClient(upstream: Upstream): ModelServiceClient {
   const name = upstream.name;
 
-  async function get(path: string, query: Record<string, number | undefined>, signal?: AbortSignal): Promise<Json> {
+  async function get(dataset: string, path: string, query: Record<string, number | undefined>, signal?: AbortSignal): Promise<Json> {
     const response = await upstream.request({ method: 'GET', path, query }, signal);
-    if (response.status < 200 || response.status > 299) refuse(name, response);
+    if (response.status < 200 || response.status > 299) refuse(name, response, dataset);
     return readJson(name, response);
   }
 
   const records = async (kind: 'live' | 'forecast', dataset: string, query: ModelQuery, signal?: AbortSignal) => {
     const path = `/datasets/${encodeURIComponent(dataset)}/${kind}`;
-    return checkRecordsResponse(name, await get(path, { lat: query.lat, lon: query.lon, radius: query.radius }, signal));
+    return checkRecordsResponse(name, await get(dataset, path, { lat: query.lat, lon: query.lon, radius: query.radius }, signal));
   };
 
   return {
     live: (dataset, query, signal) => records('live', dataset, query, signal),
     forecast: (dataset, query, signal) => records('forecast', dataset, query, signal),
     async timesteps(dataset, signal) {
-      const body = await get(`/datasets/${encodeURIComponent(dataset)}/timesteps`, {}, signal);
+      const body = await get(dataset, `/datasets/${encodeURIComponent(dataset)}/timesteps`, {}, signal);
       if (!isObject(body) || !isObject(body.live) || !Array.isArray(body.forecast)) throw malformed(name, 'no live and forecast timesteps');
       return body as unknown as Timesteps;
     },

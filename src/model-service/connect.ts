@@ -4,6 +4,7 @@
  * configured data directory and talks to it the same way, so both paths exercise the same HTTP contract, time-outs,
  * retries and breaker.
  */
+import type { DamageRegistry } from '../store/damage-registry.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
 import type { UpstreamClock } from '../upstream/upstream-types.js';
 import { createModelServiceClient, type ModelServiceClient } from './client.js';
@@ -23,6 +24,8 @@ export interface ConnectOptions {
   /** Drives the client's timers and, when embedded, the model's live hour. */
   readonly clock: UpstreamClock;
   readonly seed?: number;
+  /** Where the embedded service records damaged datasets (the API's registry, so each problem is logged once). */
+  readonly damage?: DamageRegistry;
 }
 
 /** A connected model service. */
@@ -41,6 +44,7 @@ export async function connectModelService(options: ConnectOptions): Promise<Mode
   const embedded = options.url === undefined
     ? await startModelService({
       dataDir: options.dataDir, host: '127.0.0.1', port: 0, seed: options.seed ?? DEFAULT_MODEL_SEED, now: () => options.clock.now(),
+      ...(options.damage ? { damage: options.damage } : {}),
     })
     : undefined;
   const url = embedded?.url ?? options.url!;

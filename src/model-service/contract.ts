@@ -12,6 +12,7 @@
  *
  * Errors answer `{code, status, detail}` with the status of `MODEL_ERROR_STATUS`.
  */
+import type { DamagedDatasetSummary } from '../store/damage-registry.js';
 import type { HourlyField } from '../store/dataset-types.js';
 
 /** `service` of the health answer. */
@@ -103,15 +104,22 @@ export interface ModelHealth {
   readonly status: 'ok';
   readonly datasets: readonly string[];
   readonly time: string;
+  /** Datasets found damaged (not served, or some chunks damaged); empty when all is well. */
+  readonly damaged: readonly DamagedDatasetSummary[];
 }
 
-/** Error codes of the model service and their statuses. */
+/**
+ * Error codes of the model service and their statuses. `dataset_damaged` is 409, not 5xx: it is a definitive answer
+ * about one dataset's stored data, which a retry cannot change and which must not trip the client's circuit breaker
+ * (shared by every dataset).
+ */
 export const MODEL_ERROR_STATUS = Object.freeze({
   validation_error: 400,
   not_found: 404,
   method_not_allowed: 405,
   outside_coverage: 422,
   internal_error: 500,
+  dataset_damaged: 409,
 } as const);
 
 /** A code of `MODEL_ERROR_STATUS`. */

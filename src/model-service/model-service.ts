@@ -5,11 +5,12 @@
  * (timeline.ts). Failures are typed `ServiceError`s (validation, not found, outside coverage).
  */
 import { NATIONWIDE } from '../cities/catalog.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { DamagedDataError, NotFoundError, ValidationError } from '../errors.js';
 import { wgs84ToLambert72 } from '../geo/crs.js';
 import { roundCoord } from '../geo/round.js';
 import { cellCentre } from '../sampling/grid-cells.js';
 import { sampleCells } from '../sampling/sampling.js';
+import { DamageRegistry } from '../store/damage-registry.js';
 import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
 import {
   DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS, MODEL_SERVICE_NAME,
@@ -23,6 +24,10 @@ import { forecastSteps, isoHour, liveHourMs, liveSteps, sliceStep, type Step } f
 /** Options of `createModelService`. */
 export interface ModelServiceOptions {
   readonly datasets: readonly DatasetReader[];
+  /** Datasets found damaged when opening: not served; requests for them answer their error. */
+  readonly damaged?: readonly DamagedDataError[];
+  /** Where damage found while serving is recorded and logged once (shared with the API when embedded). */
+  readonly damage?: DamageRegistry;
   /** Seed of the perturbation; the same seed, data and clock give the same feed. */
   readonly seed: number;
   /** The time, epoch ms (`Date.now` by default); tests pin it. */
@@ -48,7 +53,10 @@ const SLICE_HISTORY_H = MAX_LIVE_HOURS;
 
 /** The model service core. */
 export class ModelService {
+  /** Damage found in the datasets (at start and while serving), logged once per problem. */
+  readonly damage: DamageRegistry;
   readonly #datasets: ReadonlyMap<string, ServedDataset>;
+  readonly #damaged: ReadonlyMap<string, DamagedDataError>;
   readonly #seed: number;
   readonly #now: () => number;
   readonly #chunks: ChunkCache;
@@ -56,6 +64,9 @@ export class ModelService {
 
   constructor(datasets: ReadonlyMap<string, ServedDataset>, options: ModelServiceOptions) {
     this.#datasets = datasets;
+    this.damage = options.damage ?? new DamageRegistry({ now: options.now });
+    this.#damaged = new Map((options.damaged ?? []).map((err) => [err.dataset, err]));
+    for (const err of this.#damaged.values()) this.damage.report(err);
     this.#seed = options.seed;
     this.#now = options.now ?? Date.now;
     this.#chunks = new ChunkCache(options.chunkCacheBytes ?? 256 * 1024 * 1024);
@@ -64,13 +75,18 @@ export class ModelService {
 
   #dataset(id: string): ServedDataset {
     const found = this.#datasets.get(id);
-    if (found === undefined) throw new NotFoundError(`No dataset '${id}' is served here.`);
-    return found;
+    if (found !== undefined) return found;
+    const damaged = this.#damaged.get(id);
+    if (damaged !== undefined) throw damaged;
+    throw new NotFoundError(`No dataset '${id}' is served here.`);
   }
 
-  /** Liveness and the served dataset ids. */
+  /** Liveness, the served dataset ids and the damaged datasets (not served, or serving with damaged chunks). */
   health(): ModelHealth {
-    return { service: MODEL_SERVICE_NAME, status: 'ok', datasets: [...this.#datasets.keys()], time: new Date(this.#now()).toISOString() };
+    return {
+      service: MODEL_SERVICE_NAME, status: 'ok', datasets: [...this.#datasets.keys()],
+      time: new Date(this.#now()).toISOString(), damaged: this.damage.damaged(),
+    };
   }
 
   /** Describes one dataset. */
@@ -160,13 +176,22 @@ export class ModelService {
   }
 }
 
-/** Prepares every reader and builds the service; dataset ids must be unique. */
+/**
+ * Prepares every reader and builds the service; dataset ids must be unique. A dataset whose outdoor mask is damaged
+ * is not served (like one that failed to open); the others are.
+ */
 export async function createModelService(options: ModelServiceOptions): Promise<ModelService> {
   const served = new Map<string, ServedDataset>();
+  const damaged = [...(options.damaged ?? [])];
   for (const reader of options.datasets) {
     const id = reader.attrs.dataset;
     if (served.has(id)) throw new ValidationError(`Dataset '${id}' is given twice.`);
-    served.set(id, await serveDataset(reader, id === NATIONWIDE.dataset));
+    try {
+      served.set(id, await serveDataset(reader, id === NATIONWIDE.dataset));
+    } catch (err) {
+      if (!(err instanceof DamagedDataError)) throw err;
+      damaged.push(err);
+    }
   }
-  return new ModelService(served, options);
+  return new ModelService(served, { ...options, damaged });
 }

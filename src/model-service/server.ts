@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { endianness } from 'node:os';
-import { ServiceError } from '../errors.js';
+import { DamagedDataError, ServiceError } from '../errors.js';
 import { MODEL_ERROR_STATUS, type ModelErrorCode } from './contract.js';
 import type { ModelService } from './model-service.js';
 import { parseRecordsQuery, parseSliceTimestamp, QueryError } from './query.js';
@@ -84,6 +84,10 @@ export function modelServiceHandler(service: ModelService, log: ModelServiceLog 
         return send(res, method, 200, 'application/octet-stream', answer.binary, answer.headers);
       } catch (err) {
         if (err instanceof QueryError) return sendError(res, method, 'validation_error', err.message);
+        if (err instanceof DamagedDataError) {
+          service.damage.report(err);
+          return sendError(res, method, 'dataset_damaged', err.message);
+        }
         const code = err instanceof ServiceError ? err.code : 'internal_error';
         if (code === 'validation_error' || code === 'not_found' || code === 'outside_coverage') {
           return sendError(res, method, code, (err as Error).message);

@@ -6,6 +6,7 @@
 import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
 import type { ComputeBackend, StatsRequest } from '../compute/compute-types.js';
 import {
+  DamagedDataError,
   ForbiddenError,
   ProductUnavailableError,
   ServiceError,
@@ -14,6 +15,7 @@ import {
 } from '../errors.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import { checkCity, holdsMetric } from '../keys/entitlement.js';
+import type { DamageRegistry } from '../store/damage-registry.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from './clock.js';
@@ -58,6 +60,8 @@ export interface HistoricalServiceDeps {
   /** Version of the kernels and statistics definitions; part of every cache key. */
   readonly computeVersion: string;
   readonly logger?: ServiceLogger;
+  /** Where damaged data met by a computation are recorded (and logged once per problem, not per request). */
+  readonly damage?: DamageRegistry;
 }
 
 /** Codes a back end may raise that are about the request, not the back end; everything else is an upstream error. */
@@ -155,12 +159,20 @@ export class HistoricalService {
     return result;
   }
 
-  /** Calls the back end, turning its failures into the errors a client may see. */
+  /**
+   * Calls the back end, turning its failures into the errors a client may see. Damaged data pass through as they are
+   * (the client learns a retry will not help) and are recorded instead of logged per request.
+   */
   async #call<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       if (err instanceof ServiceError && PASS_THROUGH.has(err.code)) throw err;
+      if (err instanceof DamagedDataError) {
+        if (this.#deps.damage) this.#deps.damage.report(err);
+        else this.#deps.logger?.error({ err }, 'damaged data');
+        throw err;
+      }
       this.#deps.logger?.error({ err }, 'compute back end failed');
       throw new UpstreamError('The compute back end failed; retrying is reasonable.', { cause: err });
     }

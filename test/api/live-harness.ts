@@ -13,7 +13,7 @@ import type { KeySpec } from '../../src/keys/key-types.js';
 import { createModelServiceClient } from '../../src/model-service/client.js';
 import { createModelService } from '../../src/model-service/model-service.js';
 import { listenModelService, modelServiceHandler, type RunningModelService } from '../../src/model-service/server.js';
-import { openDatasets } from '../../src/model-service/start.js';
+import { openDatasets } from '../../src/store/data-dir.js';
 import { HistoricalService } from '../../src/services/historical-service.js';
 import { LiveService } from '../../src/services/live-service.js';
 import { SqliteStatsCache } from '../../src/services/stats-cache.js';
@@ -41,7 +41,7 @@ export interface RealModelService {
 /** Starts the stand-in on a loopback port; its live hour follows `clock`. */
 export async function startRealModelService(clock: ManualClock): Promise<RealModelService> {
   const { dataDir, cleanup } = await syntheticDataDir();
-  const service = await createModelService({ datasets: await openDatasets(dataDir), seed: 1, now: () => clock.now() });
+  const service = await createModelService({ datasets: (await openDatasets(dataDir)).readers, seed: 1, now: () => clock.now() });
   const handler = modelServiceHandler(service);
   let count = 0;
   const running: RunningModelService = await listenModelService((req, res) => {

@@ -16,7 +16,9 @@ describe('GET /v1/health', () => {
   it('reports service, status, version and time without a key or rate limit', async () => {
     const res = await get('/v1/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ service: 'svc-api', status: 'ok', version: h.config.version, time: new Date(T0).toISOString() });
+    expect(res.json()).toEqual({
+      service: 'svc-api', status: 'ok', version: h.config.version, time: new Date(T0).toISOString(), data: { status: 'ok', damaged: [] },
+    });
     expect(res.headers['x-request-id']).toMatch(UUID_V4);
     expect(res.headers).not.toHaveProperty('x-ratelimit-limit');
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatasetError } from '../../src/errors.js';
+import { DamagedDataError, DatasetError, errorFromData, errorToData } from '../../src/errors.js';
 import { harness, type Harness } from './support/harness.js';
 import { expectProblem, UUID_V4 } from './support/problem.js';
 
@@ -15,6 +15,12 @@ beforeAll(async () => {
       });
       app.get('/v1/test/dataset-fault', async () => {
         throw new DatasetError('chunk 3.4 of /data/brussels_extended/no2 is truncated');
+      });
+      app.get('/v1/test/damaged', async () => {
+        // As it arrives from a compute thread: rebuilt from plain data.
+        throw errorFromData(errorToData(new DamagedDataError("Dataset 'ghent' is damaged: chunk no2/0/1/2 is missing.", {
+          dataset: 'ghent', path: '/data/ghent/no2/0/1/2',
+        })));
       });
     },
   });
@@ -106,6 +112,13 @@ describe('faults of the service', () => {
       const body = expectProblem(await h.app.inject({ url }), 'internal_error');
       expect(body.detail).not.toMatch(/hunter2|postgres|chunk|\/data/);
     }
+  });
+
+  it('damaged data: 502 upstream_error naming the dataset and the chunk (never the path), not promising a retry helps', async () => {
+    const body = expectProblem(await h.app.inject({ url: '/v1/test/damaged' }), 'upstream_error');
+    expect(body.status).toBe(502);
+    expect(body.detail).toBe("Dataset 'ghent' is damaged: chunk no2/0/1/2 is missing. "
+      + 'The stored data must be repaired by the operator; retrying will not help until then.');
   });
 
   it('keeps serving afterwards', async () => {

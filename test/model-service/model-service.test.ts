@@ -6,7 +6,7 @@ import { createModelService, type ModelService } from '../../src/model-service/m
 import { oxidantAt, ozoneFromNo2 } from '../../src/model-service/ozone.js';
 import { datasetHash, FIELD_GROUP, noiseAt, perturbValue } from '../../src/model-service/perturbation.js';
 import { ReferenceCalendar } from '../../src/model-service/reference-calendar.js';
-import { openDatasets } from '../../src/model-service/start.js';
+import { openDatasets } from '../../src/store/data-dir.js';
 import { HOUR_MS } from '../../src/model-service/timeline.js';
 import type { DatasetReader, HourlyField } from '../../src/store/dataset-types.js';
 import { cellLatLon, cellXY, syntheticDataDir, synthValue } from './synthetic-city.js';
@@ -23,7 +23,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => {
   const made = await syntheticDataDir();
   cleanup = made.cleanup;
-  datasets = await openDatasets(made.dataDir);
+  datasets = (await openDatasets(made.dataDir)).readers;
   service = await createModelService({ datasets, seed: SEED, now: () => NOW });
 });
 afterAll(async () => cleanup());

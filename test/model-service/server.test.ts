@@ -4,7 +4,7 @@ import { OutsideCoverageError, UpstreamError } from '../../src/errors.js';
 import { createModelServiceClient } from '../../src/model-service/client.js';
 import { createModelService } from '../../src/model-service/model-service.js';
 import { listenModelService, modelServiceHandler, type RunningModelService } from '../../src/model-service/server.js';
-import { openDatasets } from '../../src/model-service/start.js';
+import { openDatasets } from '../../src/store/data-dir.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
 import { ManualClock } from '../services/support/manual-clock.js';
 import { cellLatLon, syntheticDataDir } from './synthetic-city.js';
@@ -17,7 +17,7 @@ const logged: string[] = [];
 beforeAll(async () => {
   const made = await syntheticDataDir();
   cleanup = made.cleanup;
-  const service = await createModelService({ datasets: await openDatasets(made.dataDir), seed: 1, now: () => NOW });
+  const service = await createModelService({ datasets: (await openDatasets(made.dataDir)).readers, seed: 1, now: () => NOW });
   running = await listenModelService(modelServiceHandler(service, (m) => logged.push(m)), '127.0.0.1', 0);
 });
 afterAll(async () => {

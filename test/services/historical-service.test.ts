@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { ServiceError, UpstreamError } from '../../src/errors.js';
+import { DamagedDataError, ServiceError, UpstreamError } from '../../src/errors.js';
 import type { Geocoder } from '../../src/geocode/geocoder.js';
 import type { ApiKeyRecord } from '../../src/keys/key-types.js';
 import { HistoricalService, type HistoricalQuery } from '../../src/services/historical-service.js';
 import { SqliteStatsCache } from '../../src/services/stats-cache.js';
+import { DamageRegistry } from '../../src/store/damage-registry.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 import { deferred, FakeCompute } from './support/fake-compute.js';
 import { ManualClock } from './support/manual-clock.js';
@@ -199,6 +200,31 @@ describe('HistoricalService: the back end', () => {
     expect((err as Error).message).not.toContain('/secret/path');
     compute.failure = undefined;
     expect((await stats(BRUSSELS)).cache).toBe('miss');
+  });
+
+  it('damaged data pass through as they are, are recorded once however many requests meet them, and are not cached', async () => {
+    const logged: string[] = [];
+    const damage = new DamageRegistry({ logger: { error: (_o, m) => logged.push(m) } });
+    const errors: string[] = [];
+    service = new HistoricalService({
+      backend: compute, geocoder: embeddedGeocoder(), cache: new SqliteStatsCache(openDatabase(':memory:')), clock,
+      timeoutMs: 30_000, computeVersion: 'test', damage, logger: { error: (_o, m) => errors.push(m) },
+    });
+    compute.failure = new DamagedDataError("Dataset 'brussels_extended' is damaged: chunk no2/0/3/4 is missing.", { dataset: 'brussels_extended' });
+    for (let i = 0; i < 4; i++) {
+      const err = await stats(BRUSSELS).catch((e: unknown) => e);
+      expect(err).toBe(compute.failure);
+    }
+    expect(logged).toHaveLength(1);
+    expect(errors).toEqual([]);
+    expect(damage.damaged()).toMatchObject([{ dataset: 'brussels_extended', problems: 1 }]);
+    compute.versionFailure = new DamagedDataError("Dataset 'ghent' is damaged: its chunk manifest (.zmanifest) is not valid JSON.", { dataset: 'ghent' });
+    expect(await codeOf(stats(GHENT))).toBe('dataset_damaged');
+    expect(logged).toHaveLength(2);
+    compute.failure = undefined;
+    compute.versionFailure = undefined;
+    expect((await stats(BRUSSELS)).cache).toBe('miss');
+    expect(compute.calls).toHaveLength(5);
   });
 
   it('a failing dataset version is an upstream error', async () => {

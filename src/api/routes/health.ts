@@ -1,6 +1,7 @@
 /** `GET /health`: no key, never rate limited. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../services/clock.js';
+import type { DamageRegistry } from '../../store/damage-registry.js';
 import { described } from '../schemas/common.js';
 import { HealthSchema } from '../schemas/health.js';
 
@@ -8,6 +9,8 @@ import { HealthSchema } from '../schemas/health.js';
 export interface HealthOptions {
   readonly version: string;
   readonly clock: Clock;
+  /** Damage found in the datasets; without it the data are reported `ok`. */
+  readonly damage?: DamageRegistry;
 }
 
 /** Registers `GET /health`. */
@@ -18,12 +21,16 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
       schema: {
         summary: 'Service health',
         tags: ['reference'],
-        response: { 200: described(HealthSchema, 'The service is up.') },
+        response: { 200: described(HealthSchema, 'The service is up; `data` says whether every dataset is intact.') },
       },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { service: 'svc-api', status: 'ok', version: options.version, time: new Date(options.clock.now()).toISOString() } as const;
+      const damaged = options.damage?.damaged() ?? [];
+      return {
+        service: 'svc-api', status: 'ok', version: options.version, time: new Date(options.clock.now()).toISOString(),
+        data: { status: damaged.length > 0 ? 'degraded' : 'ok', damaged },
+      } as const;
     },
   );
 };

@@ -58,9 +58,9 @@ export async function readResponse(res: Response): Promise<E2eResponse> {
   return { status: res.status, headers: res.headers, text, json: checkCommon(res.status, res.headers, text) };
 }
 
-/** Starts the real service over the fixture datasets on 127.0.0.1, port 0. */
-export async function startE2eServer(): Promise<E2eServer> {
-  const dataDir = await fixtureDataDir();
+/** Starts the real service over the fixture datasets (or the datasets of `dataDir`) on 127.0.0.1, port 0. */
+export async function startE2eServer(options: { dataDir?: string } = {}): Promise<E2eServer> {
+  const dataDir = options.dataDir ?? await fixtureDataDir();
   const dir = await mkdtemp(join(tmpdir(), 'svc-e2e-'));
   const config = loadConfig({}, { logLevel: 'silent', dataDir, dbFile: join(dir, 'svc.sqlite'), computeThreads: 2, port: 0 });
   let server: Server;
