@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { NATIONWIDE } from '../cities/catalog.js';
-import { DamagedDataError, DatasetError, ValidationError } from '../errors.js';
+import { DamagedDataError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
 import { isShuffledZstd16 } from '../store/codecs.js';
@@ -99,7 +99,9 @@ async function open(dataDir: string, id: string): Promise<ComputeDataset> {
   // (docs/benchmarks.md); the main thread (which plans samples) serves HTTP and must never block on a read.
   const reader = await openDataset(join(dataDir, id), { syncReads: !isMainThread });
   if (reader.attrs.dataset !== id) {
-    throw new DatasetError(`Directory ${id} holds dataset '${reader.attrs.dataset}', not '${id}'.`);
+    throw new DamagedDataError(`Dataset '${id}' is damaged: its directory holds dataset '${reader.attrs.dataset}'.`, {
+      dataset: id, path: reader.dir,
+    });
   }
   const outdoor = await reader.readStatic('outdoor');
   const calendar = buildCalendar(reader.attrs.reference_year, reader.hours, reader.attrs.timezone);

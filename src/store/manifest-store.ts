@@ -3,7 +3,9 @@
  * key the manifest lists must exist with its recorded size and CRC-32, so zarrita never reads a missing chunk as fill
  * values. Keys the manifest does not list (metadata) pass through unchanged.
  */
+import { join } from 'node:path';
 import type { AbsolutePath, AsyncReadable } from '@zarrita/storage';
+import { DamagedDataError } from '../errors.js';
 import { verifyChunk, type ChunkManifest } from './chunk-manifest.js';
 
 /** A store whose `get` returns a missing key as undefined (ChunkFileStore). */
@@ -26,6 +28,18 @@ export class ManifestStore implements AsyncReadable {
   }
 
   async get(key: AbsolutePath): Promise<Uint8Array | undefined> {
-    return verifyChunk(this.#manifest, key.slice(1), await this.#inner.get(key), this.#dataset, this.#dir);
+    const name = key.slice(1);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await this.#inner.get(key);
+    } catch (cause) {
+      // Absence is `undefined`; anything else (a directory in place of the file, permissions) names the chunk too.
+      if (!this.#manifest.chunks.has(name)) throw cause;
+      const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
+      throw new DamagedDataError(`Dataset '${this.#dataset}' is damaged: chunk ${name} cannot be read (${code}).`, {
+        dataset: this.#dataset, path: join(this.#dir, name), cause,
+      });
+    }
+    return verifyChunk(this.#manifest, name, bytes, this.#dataset, this.#dir);
   }
 }

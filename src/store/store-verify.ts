@@ -64,13 +64,17 @@ function readChunkFile(path: string): Uint8Array | undefined {
   }
 }
 
-/** The number of chunks `verifyStore` will check in the store at `dir` (0 when its metadata cannot be read). */
+/**
+ * The number of chunks `verifyStore` will check in the store at `dir`, for a progress bar: 0 when its metadata cannot
+ * be opened, a failure `verifyStore` then reports itself.
+ */
 export async function countChunks(dir: string): Promise<number> {
   try {
     const store = await openStore(resolve(dir), { requireManifest: false });
     return (await arrayPlans(store.metadata)).reduce((n, p) => n + p.keys.length, 0);
-  } catch {
-    return 0;
+  } catch (err) {
+    if (err instanceof DamagedDataError) return 0;
+    throw err;
   }
 }
 

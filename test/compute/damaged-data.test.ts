@@ -94,6 +94,14 @@ describe('damaged data in the compute path', () => {
     expect((await pool.computeStats(POINT)).blocks).toEqual(good.blocks);
   });
 
+  it('refuses a directory that holds another dataset than its name says', async () => {
+    const dataDir = join(root, `misnamed${n++}`);
+    await cp(join(fixtures, 'ghent'), join(dataDir, 'antwerp'), { recursive: true });
+    await expect(computeDataset(dataDir, 'antwerp')).rejects.toMatchObject({
+      code: 'dataset_damaged', message: "Dataset 'antwerp' is damaged: its directory holds dataset 'ghent'.",
+    });
+  });
+
   describe('city references of the precompute', () => {
     async function withAttrs(write: (path: string) => Promise<void>): Promise<string> {
       const dataDir = join(root, `refs${n++}`);

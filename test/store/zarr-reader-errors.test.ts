@@ -124,6 +124,19 @@ describe('reading corrupt or foreign stores', () => {
     expect((await reader.readChunk('no2', 1, 1)).length).toBe(30 * 4 * 3);
   });
 
+  it('names a chunk that exists but cannot be read (a directory in its place), on both read paths', async () => {
+    const dir = await copy();
+    await rm(join(dir, 'no2/0/1/0'));
+    await mkdir(join(dir, 'no2/0/1/0'));
+    for (const syncReads of [false, true]) {
+      const reader = await openDataset(dir, { syncReads });
+      await expect(reader.readStoredChunk('no2', 1, 0)).rejects.toMatchObject({
+        code: 'dataset_damaged', message: /chunk no2\/0\/1\/0 cannot be read \(EISDIR\)/,
+      });
+      await expect(reader.readChunk('no2', 1, 0)).rejects.toMatchObject({ code: 'dataset_damaged', message: /no2\/0\/1\/0 cannot be read/ });
+    }
+  });
+
   it('reports truncated, corrupted and swapped chunks', async () => {
     const dir = await copy();
     await truncate(join(dir, 'no2/0/1/1'), 40);
