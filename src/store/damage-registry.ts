@@ -64,7 +64,8 @@ export class DamageRegistry {
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
     logger.error(
       { dataset: err.dataset, path: err.extra.path, ...(cause ? { cause } : {}) },
-      `${err.message} Repair or regenerate the dataset (svc data verify lists the damage); this is logged once.`,
+      `${err.message} Repair or regenerate the dataset, then restart: \`svc data verify\` lists the damage, and gives a store `
+        + 'written before chunk manifests existed its manifest with --write-manifest. Logged once per problem.',
     );
   }
 }

@@ -62,7 +62,10 @@ async function readConsolidated(where: Where): Promise<Record<string, unknown>> 
   try {
     info = await stat(dir);
   } catch (cause) {
-    if (errnoOf(cause) === 'ENOENT') throw new DatasetError(`Dataset not found: ${dir} does not exist.`, { cause });
+    // Absence: nothing there, or a path component that is a file. Anything else (ELOOP, EACCES) names the problem.
+    if (errnoOf(cause) === 'ENOENT' || errnoOf(cause) === 'ENOTDIR') {
+      throw new DatasetError(`Dataset not found: ${dir} does not exist.`, { cause });
+    }
     throw damaged(where, `its directory cannot be read (${errnoOf(cause)}).`, cause);
   }
   if (!info.isDirectory()) throw new DatasetError(`Dataset not found: ${dir} is not a directory.`);

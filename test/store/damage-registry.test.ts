@@ -14,7 +14,7 @@ describe('damage registry', () => {
     expect(registry.report(damage('ghent', 'chunk pm10/0/0/0 is missing'))).toBe(true);
     expect(lines).toHaveLength(2);
     expect(lines[0][0]).toEqual({ dataset: 'ghent', path: '/data/ghent/chunk no2/0/1/2 is missing' });
-    expect(lines[0][1]).toMatch(/^Dataset 'ghent' is damaged: chunk no2\/0\/1\/2 is missing\. Repair or regenerate the dataset .*logged once\.$/);
+    expect(lines[0][1]).toMatch(/^Dataset 'ghent' is damaged: chunk no2\/0\/1\/2 is missing\. Repair or regenerate the dataset, .*svc data verify.*Logged once per problem\.$/);
   });
 
   it('summarises damaged datasets by id: problem count, first problem and when it was found', () => {

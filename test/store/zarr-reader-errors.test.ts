@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkEntry } from '../../src/store/chunk-manifest.js';
@@ -38,8 +38,14 @@ describe('reading corrupt or foreign stores', () => {
     await writeFile(join(dir, '.zmanifest'), JSON.stringify(doc));
   }
 
-  it('names a missing store (absence, not damage)', async () => {
+  it('names a missing store (absence, not damage), and one that exists but cannot be examined (damage)', async () => {
     await expect(openDataset(join(root.dir, 'nope'))).rejects.toMatchObject({ code: 'dataset_error', message: /Dataset not found: .*nope does not exist/ });
+    await writeFile(join(root.dir, 'plain-file'), 'x');
+    await expect(openDataset(join(root.dir, 'plain-file', 'ds'))).rejects.toMatchObject({ code: 'dataset_error', message: /does not exist/ });
+    await symlink('loop', join(root.dir, 'loop'));
+    await expect(openDataset(join(root.dir, 'loop'))).rejects.toMatchObject({
+      code: 'dataset_damaged', message: "Dataset 'loop' is damaged: its directory cannot be read (ELOOP).",
+    });
   });
 
   it('names missing, unreadable and corrupt consolidated metadata as damage of the dataset', async () => {
