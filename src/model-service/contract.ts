@@ -117,9 +117,9 @@ export const MODEL_ERROR_STATUS = Object.freeze({
   validation_error: 400,
   not_found: 404,
   method_not_allowed: 405,
+  dataset_damaged: 409,
   outside_coverage: 422,
   internal_error: 500,
-  dataset_damaged: 409,
 } as const);
 
 /** A code of `MODEL_ERROR_STATUS`. */
