@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../services/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
+import { decimalNumbersSchemaController } from './decimal-numbers.js';
 import { docsRoutes } from './docs-page.js';
 import { openApiPlugin, openApiRoute } from './openapi.js';
 import { authPlugin } from './plugins/auth.js';
@@ -113,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const outcome = problemFromError(err);
       void sendProblem(reply, docsUrl, outcome.code, outcome.detail, outcome.headers);
     },
+    // Numbers are decimal and finite before Ajv coerces them (src/api/decimal-numbers.ts).
+    schemaController: decimalNumbersSchemaController(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

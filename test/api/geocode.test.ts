@@ -59,7 +59,9 @@ describe('GET /v1/geocode', () => {
     ['?q=', "'q' must not be empty"],
     ['?q=a&limit=0', "'limit' must be >= 1"],
     ['?q=a&limit=6', "'limit' must be <= 5"],
-    ['?q=a&limit=two', "'limit' must be integer"],
+    ['?q=a&limit=two', "'limit' must be an integer in decimal notation"],
+    ['?q=a&limit=0x3', "'limit' must be an integer in decimal notation"],
+    ['?q=a&limit=1e400', "'limit' must be an integer in decimal notation"],
     ['?q=a&limit=2.5', "'limit' must be integer"],
   ])('400 for %j', async (query, detail) => {
     expect(expectProblem(await geocode(query), 'validation_error').detail).toContain(detail);

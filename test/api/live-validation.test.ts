@@ -43,7 +43,7 @@ const CASES: Case[] = [
   { name: 'lat out of range', query: '?lat=90.5&lon=4.35', code: 'validation_error', detail: "'lat'" },
   { name: 'lon out of range', query: '?lat=50.8&lon=180.5', code: 'validation_error', detail: "'lon'" },
   { name: 'lat not a number', query: '?lat=north&lon=4.35', code: 'validation_error', detail: "'lat'" },
-  { name: 'lat infinite', query: '?lat=Infinity&lon=4.35', code: 'validation_error', detail: 'Latitude' },
+  { name: 'lat infinite', query: '?lat=Infinity&lon=4.35', code: 'validation_error', detail: "'lat' must be a decimal number" },
   { name: 'empty address', query: '?address=', code: 'validation_error', detail: "'address'" },
   { name: 'blank address', query: '?address=%20%20', code: 'validation_error', detail: 'blank' },
   { name: 'address over 200 characters', query: `?address=${'a'.repeat(201)}`, code: 'validation_error', detail: "'address'" },

@@ -46,13 +46,16 @@ describe('GET /v1/openapi.json', () => {
   it('carries the parameter rules of the spec', () => {
     const params = (path: string) => Object.fromEntries((op(path).parameters ?? []).map((p) => [p.name, p]));
     const hist = params('/v1/historical/stats');
-    expect(hist.radius!.schema).toMatchObject({ minimum: 5, maximum: 50 });
+    expect(hist.radius!.schema).toMatchObject({ type: 'number', minimum: 5, maximum: 50 });
+    // Only decimal notation is accepted (src/api/decimal-numbers.ts), but the parameters stay numbers.
+    expect(hist.lat!.schema).toMatchObject({ type: 'number', minimum: -90, maximum: 90 });
+    expect(hist.lon!.schema).toMatchObject({ type: 'number', minimum: -180, maximum: 180 });
     expect(hist.metrics!.schema).toMatchObject({ pattern: METRICS_PATTERN });
     expect(METRICS_PATTERN).toBe('^(air|wind|thermal)(,(air|wind|thermal)){0,2}$');
     expect(Object.values(hist).every((p) => !p.required)).toBe(true);
     const geo = params('/v1/geocode');
     expect(geo.q).toMatchObject({ required: true, schema: { minLength: 1 } });
-    expect(geo.limit!.schema).toMatchObject({ minimum: 1, maximum: 5, default: 5 });
+    expect(geo.limit!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 5, default: 5 });
     expect(params('/v1/scales').metric!.schema).toMatchObject({ enum: ['air', 'wind', 'thermal'] });
     expect(params('/v1/cities').product!.schema).toMatchObject({ enum: ['geocode', 'historical', 'realtime', 'forecast', 'reports', 'map'] });
   });
