@@ -52,6 +52,12 @@ export interface Config {
   readonly computeThreads: number;
   /** Largest accepted request body, bytes; larger bodies answer 413. */
   readonly bodyLimitBytes: number;
+  /** Time a client has to send a request's headers, ms; past it the server answers 408 and closes the connection. */
+  readonly headersTimeoutMs: number;
+  /** Time a client has to send a whole request, body included, ms (at least `headersTimeoutMs`); past it 408. */
+  readonly requestTimeoutMs: number;
+  /** How long a keep-alive connection may stay idle between requests, ms; then it is closed. */
+  readonly keepAliveTimeoutMs: number;
   /** Memory for complete `/historical/stats` answers replayed by the stats fast path, MiB; 0 turns it off. */
   readonly statsResponseCacheMb: number;
   /** Pino log level (`fatal` … `trace`, or `silent`). */
@@ -76,6 +82,9 @@ export const ENV_VARS = {
   modelServiceTimeoutMs: 'SVC_MODEL_SERVICE_TIMEOUT_MS',
   computeThreads: 'SVC_COMPUTE_THREADS',
   bodyLimitBytes: 'SVC_BODY_LIMIT_BYTES',
+  headersTimeoutMs: 'SVC_HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'SVC_REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'SVC_KEEP_ALIVE_TIMEOUT_MS',
   statsResponseCacheMb: 'SVC_STATS_RESPONSE_CACHE_MB',
   logLevel: 'SVC_LOG_LEVEL',
 } as const;
@@ -180,6 +189,13 @@ function validate(config: Config): Config {
   checkInt(ENV_VARS.modelServiceTimeoutMs, config.modelServiceTimeoutMs, 1, 600_000);
   checkInt(ENV_VARS.computeThreads, config.computeThreads, 1, 256);
   checkInt(ENV_VARS.bodyLimitBytes, config.bodyLimitBytes, 1_024, 100 * 1024 * 1024);
+  // Never 0: Node reads 0 as "no time-out", which lets a silent client hold a connection forever.
+  checkInt(ENV_VARS.headersTimeoutMs, config.headersTimeoutMs, 1, 600_000);
+  checkInt(ENV_VARS.requestTimeoutMs, config.requestTimeoutMs, 1, 3_600_000);
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    fail(ENV_VARS.headersTimeoutMs, `must not exceed ${ENV_VARS.requestTimeoutMs} (${config.requestTimeoutMs})`, config.headersTimeoutMs);
+  }
+  checkInt(ENV_VARS.keepAliveTimeoutMs, config.keepAliveTimeoutMs, 1, 600_000);
   checkInt(ENV_VARS.statsResponseCacheMb, config.statsResponseCacheMb, 0, 65_536);
   if (!LOG_LEVELS.includes(config.logLevel)) fail(ENV_VARS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`, config.logLevel);
   return config;
@@ -209,6 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     modelServiceTimeoutMs: intFrom(env, ENV_VARS.modelServiceTimeoutMs, 10_000),
     computeThreads: intFrom(env, ENV_VARS.computeThreads, availableParallelism()),
     bodyLimitBytes: intFrom(env, ENV_VARS.bodyLimitBytes, 64 * 1024),
+    headersTimeoutMs: intFrom(env, ENV_VARS.headersTimeoutMs, 10_000),
+    requestTimeoutMs: intFrom(env, ENV_VARS.requestTimeoutMs, 30_000),
+    keepAliveTimeoutMs: intFrom(env, ENV_VARS.keepAliveTimeoutMs, 72_000),
     statsResponseCacheMb: intFrom(env, ENV_VARS.statsResponseCacheMb, 32),
     logLevel: env[ENV_VARS.logLevel]?.trim() || 'info',
   };

@@ -3,9 +3,7 @@
  * and shared infrastructure (request id, problem documents, auth and rate limits, CORS, OpenAPI). Dependencies are
  * passed in, so the same factory serves `svc serve` and the tests.
  */
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import type { Socket } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Geocoder } from '../geocode/geocoder.js';
@@ -17,12 +15,15 @@ import type { LiveService } from '../services/live-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { decimalNumbersSchemaController } from './decimal-numbers.js';
 import { docsRoutes } from './docs-page.js';
+import { clientErrorHandler, connectHandler, httpServerFactory } from './http-server.js';
 import { openApiPlugin, openApiRoute } from './openapi.js';
 import { authPlugin } from './plugins/auth.js';
 import { corsPlugin } from './plugins/cors.js';
-import { PROBLEM_CONTENT_TYPE, problemsPlugin, sendProblem } from './plugins/problems.js';
+import { hostHeaderPlugin } from './plugins/host-header.js';
+import { problemsPlugin, sendProblem } from './plugins/problems.js';
 import { generateRequestId, requestIdPlugin } from './plugins/request-id.js';
-import { problemDocument, problemFromError } from './problems.js';
+import { problemFromError } from './problems.js';
+import { requestLogSerializer } from './redact-keys.js';
 import { citiesRoutes } from './routes/cities.js';
 import { geocodeRoutes } from './routes/geocode.js';
 import { healthRoutes } from './routes/health.js';
@@ -30,7 +31,7 @@ import { historicalRoutes } from './routes/historical.js';
 import { keyRoutes } from './routes/key.js';
 import { liveRoutes } from './routes/live.js';
 import { scalesRoutes } from './routes/scales.js';
-import { StatsFastPath, type FastPathStats, type RequestHandler } from './stats-fast-path.js';
+import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
 
 declare module 'fastify' {
@@ -56,37 +57,8 @@ export interface AppDeps {
   readonly rateLimiter?: RateLimiter;
   /** Damage found in the datasets, reported by `/health`; it is logged to the application's logger. */
   readonly damage?: DamageRegistry;
-}
-
-/** Answers malformed HTTP (bad request line or headers) with a problem document before Fastify sees the request. */
-function clientErrorHandler(docsUrl: string) {
-  return (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const id = generateRequestId();
-    const body = JSON.stringify(problemDocument(docsUrl, 'validation_error', 'The HTTP request is malformed.', id));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  };
-}
-
-/**
- * Fastify's `serverFactory`: the HTTP server Fastify would make (same time-outs), whose requests pass the stats fast
- * path before the application.
- */
-function serverWithFastPath(fastPath: StatsFastPath) {
-  return (handler: RequestHandler, options: FastifyServerOptions): HttpServer => {
-    const server = createHttpServer((req, res) => fastPath.handle(req, res, handler));
-    server.keepAliveTimeout = options.keepAliveTimeout!;
-    server.requestTimeout = options.requestTimeout!;
-    server.setTimeout(options.connectionTimeout!);
-    if (options.maxRequestsPerSocket! > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket!;
-    return server;
-  };
+  /** Where the JSON log lines go; stdout by default. */
+  readonly logStream?: { write(line: string): void };
 }
 
 const MIB = 1024 * 1024;
@@ -100,9 +72,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
   const answers = config.statsResponseCacheMb > 0 ? new StatsResponseCache(config.statsResponseCacheMb * MIB) : undefined;
   const fastPath = answers && new StatsFastPath({ answers, keys: deps.keys, limiter, clock, limits: config.limits });
+  const timeouts = { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs, keepAliveMs: config.keepAliveTimeoutMs };
   const app = Fastify({
-    ...(fastPath ? { serverFactory: serverWithFastPath(fastPath) } : {}),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // One server factory with or without the fast path: the same time-outs and raw answers either way.
+    serverFactory: httpServerFactory(timeouts, fastPath && ((next) => (req, res) => fastPath.handle(req, res, next))),
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, serializers: { req: requestLogSerializer }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -118,10 +95,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: decimalNumbersSchemaController(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.on('connect', connectHandler(docsUrl, app.log));
 
   // Graceful shutdown: close() ends the connections idle when it starts, but a keep-alive connection whose request is
-  // still in flight would keep it waiting for the keep-alive time-out (72 s) after the response. Answers sent while
-  // closing carry `Connection: close`, so such a connection ends with its response.
+  // still in flight would keep it waiting for the keep-alive time-out (SVC_KEEP_ALIVE_TIMEOUT_MS) after the response.
+  // Answers sent while closing carry `Connection: close`, so such a connection ends with its response.
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -137,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(requestIdPlugin);
+  // Before the problems plugin: the not-found handler it sets takes the hooks registered until then.
+  await app.register(hostHeaderPlugin);
   await app.register(problemsPlugin, { docsUrl });
   await app.register(corsPlugin);
   await app.register(openApiPlugin, { version: config.version, docsUrl });

@@ -3,8 +3,15 @@
  * serialisation and documentation) and served at `/v1/openapi.json`.
  */
 import swagger from '@fastify/swagger';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifySchema } from 'fastify';
 import { shared } from './plugins/shared.js';
+import { problemResponses, TRANSPORT_PROBLEMS } from './schemas/common.js';
+
+/** A route's schema as documented: its own responses plus the problems of the HTTP layer (408, 431). */
+function withTransportProblems(schema: FastifySchema | undefined): FastifySchema | undefined {
+  if (schema === undefined || (schema as { hide?: boolean }).hide === true || schema.response === undefined) return schema;
+  return { ...schema, response: { ...problemResponses(TRANSPORT_PROBLEMS), ...(schema.response as object) } };
+}
 
 /** Options of the OpenAPI plugin. */
 export interface OpenApiOptions {
@@ -15,6 +22,7 @@ export interface OpenApiOptions {
 /** Registers @fastify/swagger; must be registered before any route so every route is collected. */
 export const openApiPlugin: FastifyPluginAsync<OpenApiOptions> = shared(async (app, options) => {
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: withTransportProblems(schema)!, url }),
     openapi: {
       openapi: '3.1.0',
       info: {

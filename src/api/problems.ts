@@ -8,7 +8,12 @@ import { ServiceError, type ErrorCode } from '../errors.js';
 import { formatValidationErrors } from './validation-detail.js';
 
 /** Codes of the HTTP layer itself, for requests that never reach an endpoint. */
-export type HttpProblemCode = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type';
+export type HttpProblemCode =
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'headers_too_large';
 
 /**
  * Every code a client can see. `dataset_error` and `dataset_damaged` are internal: clients see them as
@@ -32,13 +37,15 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.free
   url_expired: { status: 401, title: 'URL expired', when: 'A signed tile or TileJSON URL is past its expiry or its signature is invalid.' },
   forbidden: { status: 403, title: 'Forbidden', when: 'A valid key is not entitled to the request: deactivated, expired, product not included, city not in scope, metric not held, unregistered origin, or a secret key used from a browser.' },
   not_found: { status: 404, title: 'Not found', when: 'Unknown path, city, scale, report job, expired report file or nonexistent tile address.' },
-  method_not_allowed: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this HTTP method; the Allow header lists the methods it has.' },
+  method_not_allowed: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this HTTP method; the Allow header lists the methods it has. CONNECT is refused this way everywhere, with an empty Allow.' },
+  request_timeout: { status: 408, title: 'Request timeout', when: 'The request headers, or the whole request with its body, did not arrive within the time the service allows; the connection is closed.' },
   payload_too_large: { status: 413, title: 'Payload too large', when: 'The request body is larger than the service accepts.' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', when: 'The request body has a content type the endpoint does not accept (JSON bodies need application/json).' },
   outside_coverage: { status: 422, title: 'Outside coverage area', when: 'The location is outside every covered area, an address cannot be resolved inside one, or a radius contains no outdoor cell.' },
   product_unavailable: { status: 422, title: 'Product unavailable here', when: 'The city exists but lacks the product, or the dataset does not model a metric that was named.' },
   rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'The per-minute limit of the key is used up; the Retry-After header says when the next window starts.' },
   quota_exceeded: { status: 429, title: 'Daily report quota exceeded', when: 'The daily report quota of the key is used up; it resets at midnight UTC.' },
+  headers_too_large: { status: 431, title: 'Request headers too large', when: 'The request headers are larger than the service accepts; the connection is closed.' },
   internal_error: { status: 500, title: 'Internal error', when: 'An unexpected fault of the service; the request id identifies it in the logs.' },
   upstream_error: { status: 502, title: 'Upstream error', when: 'The geocoder or the compute back end failed; a retry is reasonable. Also answered when stored data the answer needs are damaged (a chunk missing or corrupt): the detail names the dataset and says so, and a retry does not help until the operator repairs the data.' },
   upstream_unavailable: { status: 503, title: 'Upstream unavailable', when: 'The model service is unreachable and no cached map catalog exists.' },
@@ -81,6 +88,12 @@ const UNEXPECTED = 'An unexpected error occurred. It has been logged under this 
 /** Appended to the detail of damaged data: the client learns that waiting or retrying does not help. */
 export const DAMAGED_DATA_ADVICE = 'The stored data must be repaired by the operator; retrying will not help until then.';
 
+/** Details for Fastify's other client errors, by code. */
+const FASTIFY_DETAILS: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, but its content type says JSON.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+};
+
 /** Fastify's own errors for a client's mistake: body too large, bad media type, bad JSON, bad URL, validation. */
 function fromFastifyError(err: FastifyError): ProblemOutcome | undefined {
   if (err.validation) {
@@ -95,7 +108,8 @@ function fromFastifyError(err: FastifyError): ProblemOutcome | undefined {
   if (status === 404 || err.code === 'FST_ERR_MAX_PARAM_LENGTH') return { code: 'not_found', detail: 'No such resource.', headers: {} };
   if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return { code: 'validation_error', detail: 'The request body is not valid JSON.', headers: {} };
   if (err.code === 'FST_ERR_BAD_URL') return { code: 'validation_error', detail: 'The URL is malformed (bad percent-encoding).', headers: {} };
-  return { code: 'validation_error', detail: err.message, headers: {} };
+  // Fastify's own messages may repeat what the client sent: a fixed sentence instead.
+  return { code: 'validation_error', detail: FASTIFY_DETAILS[err.code] ?? 'The request is malformed.', headers: {} };
 }
 
 /** Maps any thrown value to the problem to send; `internal` is true when the fault is ours and must be logged. */

@@ -6,7 +6,7 @@
  * get exactly the stored `200` is answered here; any other (no stored answer, a refused key, a full window, a body,
  * a browser's `Origin`, a server shutting down) goes to the full application unchanged and unread, so every error and
  * every header rule has one implementation. The answer carries the headers the full path sends: `X-Request-Id`,
- * CORS, `X-RateLimit-*`, `X-Cache: hit`, the content type and length.
+ * `X-Content-Type-Options`, CORS, `X-RateLimit-*`, `X-Cache: hit`, the content type and length.
  *
  * Why: a cached answer costs the full path some 120 µs of routing, hooks, validation, location and envelope
  * assembly per request; here it is a key look-up, a counter and one write (docs/benchmarks.md, HTTP).
@@ -21,8 +21,10 @@ import type { RateDecision, RateLimiter } from '../keys/rate-limiter.js';
 import type { Clock } from '../services/clock.js';
 import { presentedKey } from './plugins/auth.js';
 import { EXPOSED_HEADERS } from './plugins/cors.js';
+import { hostHeaderProblem } from './plugins/host-header.js';
 import { keyBucket } from './plugins/rate-limit.js';
-import { generateRequestId } from './plugins/request-id.js';
+import { generateRequestId, NOSNIFF } from './plugins/request-id.js';
+import { redactKeys } from './redact-keys.js';
 import { metricScope, type StatsResponseCache, type StoredStatsAnswer } from './stats-responses.js';
 
 /** What the fast path needs: the same key look-up, limiter, clock and limits as the full path. */
@@ -121,6 +123,8 @@ export class StatsFastPath {
       return undefined;
     }
     if (headers.origin !== undefined || headers['sec-fetch-site'] !== undefined) return undefined;
+    // A missing or repeated Host: the application refuses it.
+    if (hostHeaderProblem(req) !== undefined) return undefined;
     let given: string | undefined;
     try {
       given = presentedKey(headers);
@@ -161,6 +165,7 @@ export class StatsFastPath {
     const id = generateRequestId();
     const headers: OutgoingHttpHeaders = {
       'x-request-id': id,
+      'x-content-type-options': NOSNIFF,
       'access-control-allow-origin': '*',
       'access-control-expose-headers': EXPOSED,
       'x-ratelimit-limit': String(decision.limit),
@@ -175,7 +180,7 @@ export class StatsFastPath {
     res.writeHead(200, headers);
     res.end(answer.body);
     this.#log?.info(
-      { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: 200 }, responseTime: performance.now() - started, fastPath: true },
+      { reqId: id, req: { method: req.method, url: redactKeys(req.url!) }, res: { statusCode: 200 }, responseTime: performance.now() - started, fastPath: true },
       'request completed',
     );
   }

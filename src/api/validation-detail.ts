@@ -1,8 +1,10 @@
 /**
  * Turns the schema validator's error list into one clear sentence for a problem `detail`, naming the parameter and the
- * rule it broke, e.g. "Query parameter 'radius' must be <= 50."
+ * rule it broke, e.g. "Query parameter 'radius' must be <= 50." A name can be the client's (a body's property), so it
+ * is quoted with `quoteInput`; the rules come from the schemas and never repeat the value given.
  */
 import type { FastifySchemaValidationError } from 'fastify';
+import { quoteInput } from '../util/quote-input.js';
 
 const PART_NAMES: Record<string, string> = {
   querystring: 'Query parameter',
@@ -48,5 +50,5 @@ export function formatValidationErrors(errors: readonly FastifySchemaValidationE
   const where = PART_NAMES[part ?? ''] ?? 'Parameter';
   const name = fieldName(first);
   if (name === undefined) return part === 'body' ? `The request body ${rule(first)}.` : `The request ${rule(first)}.`;
-  return `${where} '${name}' ${rule(first)}.`;
+  return `${where} ${quoteInput(name)} ${rule(first)}.`;
 }

@@ -5,6 +5,7 @@
 import type { Metric, Product } from '../cities/city-types.js';
 import { ForbiddenError } from '../errors.js';
 import type { DefaultLimits } from '../config.js';
+import { quoteInput } from '../util/quote-input.js';
 import { ANY, type ApiKeyRecord } from './key-types.js';
 import { originAllowed } from './origins.js';
 
@@ -56,7 +57,7 @@ export function checkOrigin(key: ApiKeyRecord, signals: BrowserSignals): void {
     return;
   }
   if (signals.origin !== undefined && !originAllowed(signals.origin, key.origins)) {
-    throw new ForbiddenError(`The origin '${signals.origin}' is not registered for this publishable key.`);
+    throw new ForbiddenError(`The origin ${quoteInput(signals.origin)} is not registered for this publishable key.`);
   }
 }
 

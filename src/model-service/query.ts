@@ -2,6 +2,7 @@
  * Strict parsing of the model service's query parameters: decimal numbers only (no `0x10`, `1e999`, blanks), every
  * parameter at most once, unknown parameters refused, so a client bug surfaces as a 400 instead of a silent default.
  */
+import { quoteInput } from '../util/quote-input.js';
 import type { RecordsParams } from './model-service.js';
 
 /** A malformed query; the server answers 400 `validation_error` with this message. */
@@ -33,7 +34,7 @@ function decimal(query: URLSearchParams, name: string, min: number, max: number)
 export function parseRecordsQuery(query: URLSearchParams, live: boolean): RecordsParams {
   const allowed = live ? ['lat', 'lon', 'radius', 'hours'] : ['lat', 'lon', 'radius'];
   for (const name of query.keys()) {
-    if (!allowed.includes(name)) throw new QueryError(`Query parameter '${name}' is not accepted (accepted: ${allowed.join(', ')}).`);
+    if (!allowed.includes(name)) throw new QueryError(`Query parameter ${quoteInput(name)} is not accepted (accepted: ${allowed.join(', ')}).`);
   }
   const lat = decimal(query, 'lat', -90, 90);
   const lon = decimal(query, 'lon', -180, 180);

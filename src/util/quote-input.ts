@@ -1,11 +1,16 @@
 /**
  * Quoting of client input inside human-readable messages (problem `detail`, log lines). Input is never echoed
  * verbatim: it is shortened and every character that could change how the message reads is escaped, so markup,
- * control characters and 5 KB paths come back as a short, inert quotation.
+ * control characters and 5 KB paths come back as a short, inert quotation. A key-shaped text (`svc_sk_…`,
+ * `svc_pk_…`) is replaced by `[redacted]`, so a message quoting input (and the log line repeating the message) never
+ * holds a key.
  */
 
 /** Longest stretch of input a message quotes, in characters (code points), before it is cut with `…`. */
 export const QUOTE_MAX_CHARS = 60;
+
+/** An API key, or the start of one, in any letter case. */
+const KEY_SHAPED = /svc_(?:sk|pk)_[A-Za-z0-9]*/gi;
 
 /** Escapes of characters that would break the quotation or the reader's view of it. */
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -25,10 +30,11 @@ function escapeChar(ch: string): string {
 
 /**
  * `text` as a single-quoted, escaped and shortened quotation: `'Rue Neuve 1'`, `'\u003cscript\u003e…'`. At most
- * `max` code points of the input are kept (a cut is marked with `…` inside the quotes); lone surrogates are escaped.
+ * `max` code points of the input are kept (a cut is marked with `…` inside the quotes); lone surrogates are escaped;
+ * key-shaped text is redacted.
  */
 export function quoteInput(text: string, max = QUOTE_MAX_CHARS): string {
-  const chars = Array.from(text);
+  const chars = Array.from(text.replace(KEY_SHAPED, '[redacted]'));
   const kept = chars.length > max ? chars.slice(0, max) : chars;
   let out = '';
   for (const ch of kept) {

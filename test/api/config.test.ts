@@ -21,6 +21,9 @@ describe('loadConfig', () => {
       modelServiceUrl: undefined,
       computeThreads: availableParallelism(),
       statsResponseCacheMb: 32,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
@@ -34,6 +37,7 @@ describe('loadConfig', () => {
       SVC_UPSTREAM_TIMEOUT_MS: '5000', SVC_RATE_SK_PER_MIN: '100', SVC_RATE_PK_PER_MIN: '10', SVC_REPORTS_PER_DAY: '3',
       SVC_GEOCODER: 'https://geo.example/v1', SVC_GEOCODER_TIMEOUT_MS: '1500', SVC_MODEL_SERVICE_URL: 'http://127.0.0.1:7000',
       SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn', SVC_STATS_RESPONSE_CACHE_MB: '0',
+      SVC_HEADERS_TIMEOUT_MS: '2000', SVC_REQUEST_TIMEOUT_MS: '5000', SVC_KEEP_ALIVE_TIMEOUT_MS: '4000',
     });
     expect(config).toMatchObject({
       port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
@@ -41,6 +45,7 @@ describe('loadConfig', () => {
       geocoder: { kind: 'svc', url: 'https://geo.example/v1', timeoutMs: 1500, userAgent: `svc-api/${pkg.version} (+https://api.example.be/docs)` },
       modelServiceUrl: 'http://127.0.0.1:7000',
       computeThreads: 3, logLevel: 'warn', statsResponseCacheMb: 0,
+      headersTimeoutMs: 2000, requestTimeoutMs: 5000, keepAliveTimeoutMs: 4000,
     });
   });
 
@@ -89,6 +94,11 @@ describe('loadConfig', () => {
     [{ SVC_LOG_LEVEL: 'loud' }, 'SVC_LOG_LEVEL'],
     [{ SVC_STATS_RESPONSE_CACHE_MB: '-1' }, 'SVC_STATS_RESPONSE_CACHE_MB'],
     [{ SVC_STATS_RESPONSE_CACHE_MB: '1.5' }, 'SVC_STATS_RESPONSE_CACHE_MB'],
+    // 0 would mean "no time-out" to Node: a silent client could hold a connection forever.
+    [{ SVC_HEADERS_TIMEOUT_MS: '0' }, 'SVC_HEADERS_TIMEOUT_MS'],
+    [{ SVC_REQUEST_TIMEOUT_MS: '0' }, 'SVC_REQUEST_TIMEOUT_MS'],
+    [{ SVC_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'SVC_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '10000' }, 'SVC_HEADERS_TIMEOUT_MS'],
   ])('rejects %j naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ValidationError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -109,6 +109,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the problems of the HTTP layer (408, 431) on every operation', () => {
+    for (const [path, methods] of Object.entries(openapi.paths)) {
+      for (const op of Object.values(methods)) {
+        expect(op.responses['408']?.content?.['application/problem+json']?.schema.properties.code.enum, path).toEqual(['request_timeout']);
+        expect(op.responses['431']?.content?.['application/problem+json']?.schema.properties.code.enum, path).toEqual(['headers_too_large']);
+      }
+    }
+  });
+
   it('documents only catalogue codes, each under its own status', () => {
     for (const [path, methods] of Object.entries(openapi.paths)) {
       for (const op of Object.values(methods)) {

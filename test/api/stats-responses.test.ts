@@ -72,11 +72,19 @@ describe('StatsFastPath', () => {
   const URL = '/v1/historical/stats?lat=50.8466&lon=4.3519';
   const LIMITS = { secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 50 };
 
-  function setup(limiter: RateLimiter = new MemoryRateLimiter()) {
+  const AUTH = `Bearer svc_sk_${'A'.repeat(32)}`;
+
+  /** A request as Node's parser hands it over: HTTP/1.1 with these raw header lines. */
+  function request(url: string, rawHeaders = ['Host', 'svc.example', 'Authorization', AUTH]): IncomingMessage {
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i]!.toLowerCase()] ??= rawHeaders[i + 1]!;
+    return { method: 'GET', url, headers, rawHeaders, httpVersionMajor: 1, httpVersionMinor: 1 } as unknown as IncomingMessage;
+  }
+
+  function setup(limiter: RateLimiter = new MemoryRateLimiter(), req = request(URL)) {
     const answers = new StatsResponseCache(1 << 20);
-    answers.put(7, URL, '{"stored":true}', 'brussels');
+    answers.put(7, req.url!, '{"stored":true}', 'brussels');
     const fastPath = new StatsFastPath({ answers, keys: { findByKey: () => KEY }, limiter, clock: new ManualClock(0), limits: LIMITS });
-    const req = { method: 'GET', url: URL, headers: { authorization: `Bearer svc_sk_${'A'.repeat(32)}` } } as unknown as IncomingMessage;
     const res = { writeHead: vi.fn(), end: vi.fn() };
     const next = vi.fn();
     const handle = () => fastPath.handle(req, res as unknown as ServerResponse, next);
@@ -87,7 +95,9 @@ describe('StatsFastPath', () => {
     const { fastPath, res, next, handle } = setup();
     handle();
     expect(res.end).toHaveBeenCalledWith(Buffer.from('{"stored":true}'));
-    expect(res.writeHead.mock.calls[0]![1]).toMatchObject({ 'x-cache': 'hit', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599' });
+    expect(res.writeHead.mock.calls[0]![1]).toMatchObject({
+      'x-cache': 'hit', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '599', 'x-content-type-options': 'nosniff',
+    });
     fastPath.close();
     handle();
     expect(next).toHaveBeenCalledTimes(1);
@@ -109,6 +119,24 @@ describe('StatsFastPath', () => {
     expect(message).toBe('request completed');
     expect(fields).toMatchObject({ fastPath: true, req: { method: 'GET', url: URL }, res: { statusCode: 200 } });
     expect(fields.reqId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('hands a request without Host, or with two, to the application (which refuses it)', () => {
+    for (const raw of [['Authorization', AUTH], ['Host', 'a.example', 'Host', 'b.example', 'Authorization', AUTH]]) {
+      const { fastPath, res, next, handle } = setup(undefined, request(URL, raw));
+      handle();
+      expect(next).toHaveBeenCalledTimes(1);
+      expect(res.end).not.toHaveBeenCalled();
+      expect(fastPath.stats()).toEqual({ served: 0, passed: 1 });
+    }
+  });
+
+  it('logs the URL with any key-shaped value redacted', () => {
+    const { fastPath, handle } = setup(undefined, request(`${URL}&api_key=svc_sk_${'B'.repeat(32)}`));
+    const log = { level: 'info', info: vi.fn() };
+    fastPath.attachLogger(log as unknown as FastifyBaseLogger);
+    handle();
+    expect(log.info.mock.calls[0]![0]).toMatchObject({ req: { url: `${URL}&api_key=[redacted]` } });
   });
 
   it('closes the connection with an answer whose asynchronous limiter replied after the shutdown began', async () => {

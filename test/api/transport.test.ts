@@ -106,6 +106,56 @@ describe('malformed URLs', () => {
   });
 });
 
+describe('client input in problem details', () => {
+  const unsafe = /[<>\u0000-\u001f]/;
+
+  it('is quoted, escaped and shortened in 404 and 405 details', async () => {
+    // The path as it arrived (percent-encoded by the client), inside quotes.
+    const markup = expectProblem(await h.app.inject({ url: '/v1/<script>alert(1)</script>' }), 'not_found');
+    expect(markup.detail).toBe("No resource at '/v1/%3Cscript%3Ealert(1)%3C/script%3E'.");
+    const long = expectProblem(await h.app.inject({ url: `/v1/${'a'.repeat(5_000)}` }), 'not_found');
+    expect(long.detail.length).toBeLessThan(100);
+    expect(long.detail).toContain('…');
+    const wrong = expectProblem(await h.app.inject({ method: 'DELETE', url: '/v1/cities/%3Cb%3E' }), 'method_not_allowed');
+    expect(wrong.detail).toBe("DELETE is not allowed on '/v1/cities/%3Cb%3E'; allowed: GET, HEAD, OPTIONS.");
+  });
+
+  it('is quoted in the details of unknown cities and scales, addresses and origins', async () => {
+    for (const url of ['/v1/cities/%3Cimg%20src%3Dx%3E%00', '/v1/scales/%3Cimg%20src%3Dx%3E%0d%0a']) {
+      const body = expectProblem(await h.app.inject({ url }), 'not_found');
+      expect(body.detail).not.toMatch(unsafe);
+      expect(body.detail).toMatch(/^No (city|scale) '\\u003cimg src=x\\u003e\\u0000|\\r\\n'/);
+    }
+    const key = h.issue();
+    const address = expectProblem(await h.app.inject({ url: '/v1/historical/stats?address=%3Cscript%3Ezz%3C%2Fscript%3E', headers: { 'x-api-key': key } }), 'outside_coverage');
+    expect(address.detail).toBe("The address '\\u003cscript\\u003ezz\\u003c/script\\u003e' could not be resolved inside a covered area.");
+    const pk = h.issue({ type: 'pk', origins: ['https://app.example.org'] });
+    const origin = expectProblem(await h.app.inject({ url: '/v1/key', headers: { 'x-api-key': pk, origin: 'https://"><svg onload=x>' } }), 'forbidden');
+    expect(origin.detail).not.toMatch(unsafe);
+    expect(origin.detail).toContain('\\u003csvg');
+  });
+
+  it('never repeats a key-shaped text', async () => {
+    const body = expectProblem(await h.app.inject({ url: `/v1/cities/svc_sk_${'x'.repeat(32)}` }), 'not_found');
+    expect(body.detail).toBe("No city '[redacted]'; GET /v1/cities lists them.");
+  });
+});
+
+describe('X-Content-Type-Options', () => {
+  it('is nosniff on every answer: data, problems, routing errors, preflights, docs pages', async () => {
+    const answers = [
+      await h.app.inject({ url: '/v1/health' }),
+      await h.app.inject({ url: '/v1/nope' }),
+      await h.app.inject({ url: '/v1/cities/%E0%A4%A' }),
+      await h.app.inject({ method: 'OPTIONS', url: '/v1/key', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } }),
+      await h.app.inject({ url: '/docs/errors' }),
+      await h.app.inject({ url: '/v1/test/fault' }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 404, 400, 204, 200, 500]);
+    for (const res of answers) expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
 describe('faults of the service', () => {
   it('500 internal_error that reveals nothing', async () => {
     for (const url of ['/v1/test/fault', '/v1/test/dataset-fault']) {

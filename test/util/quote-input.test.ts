@@ -25,6 +25,10 @@ describe('quoteInput', () => {
     expect(quoteInput('😀😀😀', 2)).toBe("'😀😀…'");
   });
 
+  it('never repeats a key-shaped text', () => {
+    expect(quoteInput(`key svc_sk_${'a1'.repeat(16)} and SVC_PK_x`)).toBe("'key [redacted] and [redacted]'");
+  });
+
   it('never lets a raw control, markup or bidi character through and stays short (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (s) => {

@@ -4,8 +4,11 @@
  * service are logged and answered as a 500 `internal_error` that reveals nothing about them.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import { quoteInput } from '../../util/quote-input.js';
 import { problemDocument, problemFromError, type ProblemCode } from '../problems.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { redactKeys } from '../redact-keys.js';
+import { NOSNIFF, NOSNIFF_HEADER, REQUEST_ID_HEADER } from './request-id.js';
 import { shared } from './shared.js';
 
 /** The media type of problem documents. */
@@ -20,7 +23,8 @@ export function sendProblem(
   headers: Readonly<Record<string, string>> = {},
 ): FastifyReply {
   const problem = problemDocument(docsUrl, code, detail, reply.request.id);
-  reply.header(REQUEST_ID_HEADER, reply.request.id);
+  // Also here: errors raised while routing (frameworkErrors) are answered before any hook has run.
+  reply.header(REQUEST_ID_HEADER, reply.request.id).header(NOSNIFF_HEADER, NOSNIFF);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }
@@ -62,11 +66,13 @@ export interface ProblemsOptions {
 function notFound(request: FastifyRequest, reply: FastifyReply, docsUrl: string, routes: RouteMethods): FastifyReply {
   const path = request.url.split('?')[0] ?? '/';
   const allowed = routes.allowed(path);
+  // The path is the client's: quoted (shortened, escaped) and with any key-shaped segment redacted.
+  const quoted = quoteInput(redactKeys(path));
   if (allowed.length > 0 && !allowed.includes(request.method)) {
     const allow = [...allowed, 'OPTIONS'].join(', ');
-    return sendProblem(reply, docsUrl, 'method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow}.`, { allow });
+    return sendProblem(reply, docsUrl, 'method_not_allowed', `${request.method} is not allowed on ${quoted}; allowed: ${allow}.`, { allow });
   }
-  return sendProblem(reply, docsUrl, 'not_found', `No resource at ${path}.`);
+  return sendProblem(reply, docsUrl, 'not_found', `No resource at ${quoted}.`);
 }
 
 /** Installs the error handler, the not-found handler and the route table behind 405 answers. */
@@ -79,10 +85,14 @@ export const problemsPlugin: FastifyPluginAsync<ProblemsOptions> = shared(async 
   app.setNotFoundHandler((request, reply) => notFound(request, reply, options.docsUrl, routes));
 
   app.setErrorHandler((err, request, reply) => {
-    // An unknown path is a 404 (or 405) whatever its body held: decide that before any body error.
-    if (request.is404) return notFound(request, reply, options.docsUrl, routes);
+    // An unknown path is a 404 (or 405) whatever its body held: decide that before any body error. The service's own
+    // errors still stand there (a missing Host refused before routing matters).
+    if (request.is404 && !(err instanceof ServiceError)) return notFound(request, reply, options.docsUrl, routes);
     const outcome = problemFromError(err);
-    if (outcome.internal) request.log.error({ err }, 'unexpected fault');
+    // The client's connection is gone (it broke off, or its request ran out of time and was answered 408): no fault
+    // of the service, and nobody to answer.
+    if (request.raw.destroyed) request.log.info({ code: (err as NodeJS.ErrnoException).code }, 'connection closed before the answer');
+    else if (outcome.internal) request.log.error({ err }, 'unexpected fault');
     else request.log.info({ code: outcome.code, detail: outcome.detail }, 'request refused');
     return sendProblem(reply, options.docsUrl, outcome.code, outcome.detail, outcome.headers);
   });

@@ -9,6 +9,7 @@ import type { CityConfig } from '../../cities/city-types.js';
 import { NotFoundError } from '../../errors.js';
 import { inScope } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
+import { quoteInput } from '../../util/quote-input.js';
 import { CitiesQuerySchema, CityDetailSchema, CityIndexSchema, CityParamsSchema } from '../schemas/cities.js';
 import { described, OPTIONAL_KEY_SECURITY, problemResponses } from '../schemas/common.js';
 
@@ -72,7 +73,7 @@ export const citiesRoutes: FastifyPluginAsyncTypebox<CitiesOptions> = async (app
     },
     async (request, reply) => {
       const city = getCity(request.params.city);
-      if (city === undefined) throw new NotFoundError(`No city '${request.params.city}'; GET /v1/cities lists them.`);
+      if (city === undefined) throw new NotFoundError(`No city ${quoteInput(request.params.city)}; GET /v1/cities lists them.`);
       reply.header('cache-control', CACHE_CONTROL).header('vary', VARY);
       return { ...entry(city, request.apiKey), reference_year: city.reference_year, attribution: city.attribution, boundary: city.boundary };
     },

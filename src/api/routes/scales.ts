@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError } from '../../errors.js';
 import { getScale, listScaleSummaries, listViews } from '../../scales/index.js';
 import type { ScaleMetric } from '../../scales/scale-types.js';
+import { quoteInput } from '../../util/quote-input.js';
 import { sendJsonText } from '../json-text.js';
 import { described, problemResponses } from '../schemas/common.js';
 import { ScaleParamsSchema, ScaleSchema, ScalesIndexSchema, ScalesQuerySchema } from '../schemas/scales.js';
@@ -78,7 +79,7 @@ export const scalesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const scale = getScale(request.params.scale);
-      if (scale === undefined) throw new NotFoundError(`No scale '${request.params.scale}'; GET /v1/scales lists them.`);
+      if (scale === undefined) throw new NotFoundError(`No scale ${quoteInput(request.params.scale)}; GET /v1/scales lists them.`);
       reply.header('cache-control', CACHE_CONTROL);
       return scale;
     },

@@ -90,6 +90,12 @@ export const LOCATED_QUERY_PROBLEMS: readonly ProblemCode[] = [
   'upstream_timeout',
 ];
 
+/**
+ * Problems of the HTTP layer any request can meet whatever its endpoint: headers or body too slow (408), headers too
+ * large (431). The OpenAPI document lists them on every operation (src/api/openapi.ts).
+ */
+export const TRANSPORT_PROBLEMS: readonly ProblemCode[] = ['request_timeout', 'headers_too_large'];
+
 /** Security of keyed endpoints: a key as Bearer token or in X-API-Key. */
 export const KEYED_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 

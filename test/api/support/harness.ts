@@ -49,6 +49,8 @@ export interface HarnessOptions {
   readonly timeoutMs?: number;
   /** Defaults to the application's own in-memory limiter. */
   readonly rateLimiter?: RateLimiter;
+  /** Receives the log lines (with a `logLevel` other than silent in `config`). */
+  readonly logStream?: { write(line: string): void };
   /** Adds routes (e.g. a body-accepting test route) before the app is made ready. */
   readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -69,7 +71,11 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     timeoutMs: config.upstreamTimeoutMs,
     computeVersion: `test-${config.version}`,
   });
-  const app = await buildApp({ config, keys, geocoder, historical, clock, ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}) });
+  const app = await buildApp({
+    config, keys, geocoder, historical, clock,
+    ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await options.beforeReady?.(app);
   await app.ready();
   return {
