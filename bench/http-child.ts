@@ -2,8 +2,8 @@
  * A server process of the HTTP benchmark (bench/http.ts forks it; run as `node dist/bench/http-child.js <role> ...`):
  *
  * - `service <dataDir> <dbFile>`: the real service, built by `createServer` as `svc serve` builds it (SQLite file, local
- *   compute pool, embedded geocoder and model service), logging off; it issues a secret key whose rate limit no run
- *   reaches (1,000,000 per minute);
+ *   compute pool, embedded geocoder and model service), logging off; on `'key'` it issues a fresh secret key with the
+ *   highest limit an operator may give (1,000,000 per minute) and answers with it (a `ChildKey`);
  * - `hello`: the yardstick, a bare Fastify app (logging off) with one route, `GET /hello` → `{"hello":"world"}`.
  *
  * Both listen on 127.0.0.1 at an ephemeral port and talk to the parent over IPC: they send a `ChildReady`, answer
@@ -17,8 +17,12 @@ import { createServer } from '../src/server.js';
 export interface ChildReady {
   readonly type: 'ready';
   readonly url: string;
-  /** The issued API key (service only). */
-  readonly key?: string;
+}
+
+/** Answer to `'key'`: a freshly issued API key (service only). */
+export interface ChildKey {
+  readonly type: 'key';
+  readonly key: string;
 }
 
 /** Answer to `'cpu'`: user + system CPU time of the whole process (all threads) since it started, microseconds. */
@@ -28,10 +32,10 @@ export interface ChildCpu {
 }
 
 /** What the parent may send. */
-export type ChildCommand = 'cpu' | 'stop';
+export type ChildCommand = 'cpu' | 'key' | 'stop';
 
-/** Starts the server of `role`; returns its URL, the key (service only) and its shutdown. */
-async function start(role: string, args: string[]): Promise<{ url: string; key?: string; close: () => Promise<void> }> {
+/** Starts the server of `role`; returns its URL, how it issues keys (service only) and its shutdown. */
+async function start(role: string, args: string[]): Promise<{ url: string; issue?: () => string; close: () => Promise<void> }> {
   if (role === 'hello') {
     const app = Fastify({ logger: false });
     app.get('/hello', async () => ({ hello: 'world' }));
@@ -41,9 +45,9 @@ async function start(role: string, args: string[]): Promise<{ url: string; key?:
   if (role === 'service' && args.length === 2) {
     const [dataDir, dbFile] = args;
     const server = await createServer(loadConfig({}, { logLevel: 'silent', dataDir, dbFile, port: 0 }));
-    const { key } = server.keys.create({ type: 'sk', label: 'bench http', ratePerMin: 1_000_000 }, new Date());
+    const issue = () => server.keys.create({ type: 'sk', label: 'bench http', ratePerMin: 1_000_000 }, new Date()).key;
     const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
-    return { url, key, close: () => server.close() };
+    return { url, issue, close: () => server.close() };
   }
   throw new Error(`usage: http-child.js hello | service <dataDir> <dbFile> (got ${[role, ...args].join(' ')})`);
 }
@@ -56,13 +60,16 @@ async function main(): Promise<void> {
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ type: 'cpu', micros: user + system } satisfies ChildCpu);
+    } else if (message === 'key') {
+      if (server.issue === undefined) throw new Error(`The ${role} server issues no keys.`);
+      process.send!({ type: 'key', key: server.issue() } satisfies ChildKey);
     } else if (message === 'stop') {
       void server.close().then(() => process.exit(0));
     }
   });
   // The parent is gone (crashed or killed): do not linger.
   process.on('disconnect', () => void server.close().then(() => process.exit(0)));
-  process.send({ type: 'ready', url: server.url, ...(server.key !== undefined ? { key: server.key } : {}) } satisfies ChildReady);
+  process.send({ type: 'ready', url: server.url } satisfies ChildReady);
 }
 
 main().catch((err: unknown) => {

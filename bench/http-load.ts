@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/util/paths.js';
-import type { ChildCommand, ChildCpu, ChildReady } from './http-child.js';
+import type { ChildCommand, ChildCpu, ChildKey, ChildReady } from './http-child.js';
 
 /** The histogram fields of an autocannon result that are read here. */
 interface Histogram {
@@ -66,8 +66,9 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   });
   const statuses = Object.keys(result.statusCodeStats);
   if (result.errors > 0 || result.timeouts > 0 || statuses.some((s) => Number(s) !== spec.status)) {
+    const limited = statuses.includes('429') ? ' (429: the key reached its per-minute limit)' : '';
     throw new Error(
-      `Load on ${spec.url} expected only ${spec.status}s; got statuses ${JSON.stringify(result.statusCodeStats)}, ` +
+      `Load on ${spec.url} expected only ${spec.status}s; got statuses ${JSON.stringify(result.statusCodeStats)}${limited}, ` +
         `${result.errors} errors, ${result.timeouts} time-outs.`,
     );
   }
@@ -83,7 +84,8 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
 /** A running server child process. */
 export interface ServerChild {
   readonly url: string;
-  readonly key: string | undefined;
+  /** A freshly issued API key (the service child only). */
+  newKey(): Promise<string>;
   /** The child's CPU time so far (all threads), seconds. */
   cpuSeconds(): Promise<number>;
   /** Asks the child to shut down gracefully and waits for it to exit. */
@@ -107,7 +109,12 @@ export async function startChild(args: readonly string[], execArgv: readonly str
   const send = (command: ChildCommand) => child.send(command);
   return {
     url: ready.url,
-    key: ready.key,
+    async newKey() {
+      const reply = once(child, 'message');
+      send('key');
+      const [message] = (await reply) as [ChildKey];
+      return message.key;
+    },
     async cpuSeconds() {
       const reply = once(child, 'message');
       send('cpu');

@@ -11,10 +11,15 @@
  *   any keyed answer pays, so the gap between it and `cached_stats` is what the statistics themselves cost;
  * - `hello`: a bare Fastify app with one JSON route, the yardstick.
  *
+ * Each keyed slice (warm-up or measured) runs with a key of its own, issued just before it with the highest limit an
+ * operator may give (1,000,000 per minute): a key then serves one slice of 3 s, and reaching its limit would take over
+ * 330,000 req/s, whatever the machine (one key for the whole run was used up at about 25,000 req/s).
+ *
  * Each server runs in its own forked child process (bench/http-child.ts: same Node binary and flags, logging off);
  * autocannon runs in this process, so the load generator never shares an event loop with a server. Besides wall-clock
  * req/s, each run reports requests per CPU-second of the server process, which other load on a shared machine
- * changes far less. `BENCH_HTTP_CPU_PROF=<dir>` writes a V8 CPU profile of the service process into <dir>.
+ * changes far less. `BENCH_HTTP_CPU_PROF=<dir>` writes a V8 CPU profile of the service process into <dir>;
+ * `BENCH_HTTP_ROUNDS` and `BENCH_HTTP_SLICE_S` shorten a run to check that it completes (the figures then mean little).
  */
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,9 +31,18 @@ import { load, startChild, type LoadSpec, type ServerChild } from './http-load.j
 import type { BenchResult } from './registry.js';
 
 const CONNECTIONS = 50;
+
+/** A positive whole number from the environment variable `name`, else `fallback`. */
+function countFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9]\d{0,2}$/.test(raw)) throw new Error(`${name} must be a whole number from 1 to 999 (got ${JSON.stringify(raw)}).`);
+  return Number(raw);
+}
+
 /** Measured rounds; each round runs every target once, for SLICE_SECONDS, in the same order. */
-const ROUNDS = 7;
-const SLICE_SECONDS = 3;
+const ROUNDS = countFromEnv('BENCH_HTTP_ROUNDS', 7);
+const SLICE_SECONDS = countFromEnv('BENCH_HTTP_SLICE_S', 3);
 const WARMUP_SECONDS = 2;
 const STATS_PATH = '/v1/historical/stats?lat=50.8466&lon=4.3519&radius=25';
 /** Targets: cached statistics at least this share of the hello req/s; p99 below this at 50 connections. */
@@ -125,7 +139,7 @@ export async function run(): Promise<BenchResult> {
     const service = await startChild(['service', dataDir, join(tmp, 'svc.sqlite')], profileArgs);
     children.push(service);
 
-    const auth = { authorization: `Bearer ${service.key!}` };
+    const auth = { authorization: `Bearer ${await service.newKey()}` };
     const statsUrl = `${service.url}${STATS_PATH}`;
     await check(statsUrl, auth, 200, 'miss');
     await check(statsUrl, auth, 200, 'hit');
@@ -133,18 +147,24 @@ export async function run(): Promise<BenchResult> {
     const revalidate = { 'if-none-match': etag };
     await check(`${service.url}/v1/scales`, revalidate, 304);
 
+    // `keyed`: the slice sends a key, a fresh one each time (see the top of this file).
     const targets = {
-      hello: { server: hello, spec: { url: `${hello.url}/hello`, status: 200 } },
-      cached_stats: { server: service, spec: { url: statsUrl, headers: auth, status: 200 } },
-      key_info: { server: service, spec: { url: `${service.url}/v1/key`, headers: auth, status: 200 } },
-      scales_304: { server: service, spec: { url: `${service.url}/v1/scales`, headers: revalidate, status: 304 } },
+      hello: { server: hello, keyed: false, spec: { url: `${hello.url}/hello`, status: 200 } },
+      cached_stats: { server: service, keyed: true, spec: { url: statsUrl, status: 200 } },
+      key_info: { server: service, keyed: true, spec: { url: `${service.url}/v1/key`, status: 200 } },
+      scales_304: { server: service, keyed: false, spec: { url: `${service.url}/v1/scales`, headers: revalidate, status: 304 } },
     };
     type Target = keyof typeof targets;
     const names = Object.keys(targets) as Target[];
-    for (const name of names) await load({ ...targets[name].spec, connections: CONNECTIONS, seconds: WARMUP_SECONDS });
+    /** The load spec of one slice of `name`, with a key of its own when the target is keyed. */
+    const specOf = async (name: Target): Promise<Omit<LoadSpec, 'connections' | 'seconds'>> => {
+      const { spec, keyed } = targets[name];
+      return keyed ? { ...spec, headers: { authorization: `Bearer ${await service.newKey()}` } } : spec;
+    };
+    for (const name of names) await load({ ...(await specOf(name)), connections: CONNECTIONS, seconds: WARMUP_SECONDS });
     const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<Target, Slice[]>;
     for (let r = 0; r < ROUNDS; r++) {
-      for (const name of names) slices[name].push(await slice(targets[name].server, targets[name].spec, SLICE_SECONDS));
+      for (const name of names) slices[name].push(await slice(targets[name].server, await specOf(name), SLICE_SECONDS));
     }
     await check(statsUrl, auth, 200, 'hit');
 
