@@ -79,6 +79,8 @@ describe.each([
     expectWireProblem(body, 408, 'request_timeout');
     expect(body.headers.connection).toBe('close');
     expectWireProblem(await wire(r.port, 'GET /v1/health HTTP/1.1\r\nHost: svc.example\r\nX-Slow: '), 408, 'request_timeout');
+    // A connection on which nothing arrives at all.
+    expectWireProblem(await wire(r.port, ''), 408, 'request_timeout');
   });
 
   it('answers oversized headers with a 431 problem, and bytes that are not HTTP with a 400 problem', async () => {
