@@ -124,11 +124,12 @@ describe('client input in problem details', () => {
     for (const url of ['/v1/cities/%3Cimg%20src%3Dx%3E%00', '/v1/scales/%3Cimg%20src%3Dx%3E%0d%0a']) {
       const body = expectProblem(await h.app.inject({ url }), 'not_found');
       expect(body.detail).not.toMatch(unsafe);
-      expect(body.detail).toMatch(/^No (city|scale) '\\u003cimg src=x\\u003e\\u0000|\\r\\n'/);
+      expect(body.detail).toMatch(/^No (city|scale) '\\u003cimg src=x\\u003e(\\u0000|\\r\\n)'/);
     }
     const key = h.issue();
     const address = expectProblem(await h.app.inject({ url: '/v1/historical/stats?address=%3Cscript%3Ezz%3C%2Fscript%3E', headers: { 'x-api-key': key } }), 'outside_coverage');
-    expect(address.detail).toBe("The address '\\u003cscript\\u003ezz\\u003c/script\\u003e' could not be resolved inside a covered area.");
+    expect(address.detail).toMatch(/^The address '\\u003cscript\\u003ezz\\u003c\/script\\u003e' was not recognised/);
+    expect(address.detail).not.toMatch(unsafe);
     const pk = h.issue({ type: 'pk', origins: ['https://app.example.org'] });
     const origin = expectProblem(await h.app.inject({ url: '/v1/key', headers: { 'x-api-key': pk, origin: 'https://"><svg onload=x>' } }), 'forbidden');
     expect(origin.detail).not.toMatch(unsafe);
