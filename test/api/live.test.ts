@@ -169,7 +169,8 @@ describe('OpenAPI description of the live endpoints', () => {
       const params = Object.fromEntries(op.parameters.map((p: { name: string }) => [p.name, p]));
       expect(Object.keys(params).sort()).toEqual(['address', 'lat', 'lon', 'radius']);
       expect(params.radius.schema).toMatchObject({ minimum: 5, maximum: 50, default: 10 });
-      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '422', '429', '502', '504']);
+      // 408 and 431: the HTTP layer's problems, documented on every operation.
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '403', '408', '422', '429', '431', '502', '504']);
       expect(Object.keys(op.responses['200'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-Request-Id']));
       expect('X-Cache' in op.responses['200'].headers).toBe(product === 'realtime');
     }
