@@ -1,11 +1,18 @@
 import { OutsideCoverageError, ValidationError } from '../errors.js';
 import type { SamplingRule } from '../compute/compute-types.js';
+import { roundHalfUp } from '../stats/numeric.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { containingCell, forEachCellWithin } from './grid-cells.js';
 
 /** Radius limits of the interface spec, metres (inclusive). */
 export const RADIUS_MIN_M = 5;
 export const RADIUS_MAX_M = 50;
+
+/**
+ * Decimals of a published `distance_m`: 0.1 m, since the location itself is only known to about a metre (coordinates
+ * are rounded to 5 decimals), rounded like every published number (decimal half up).
+ */
+export const DISTANCE_DECIMALS = 1;
 
 /** How far the nearest-outdoor search looks before giving up, metres. */
 export const NEAREST_OUTDOOR_MAX_M = 250;
@@ -15,7 +22,7 @@ export interface Sample {
   readonly sampling: SamplingRule;
   /** Flat cell indices (row * nx + col), ascending. */
   readonly cells: Int32Array;
-  /** Nearest-outdoor only: distance from the location to the nearest outdoor cell centre, metres. */
+  /** Nearest-outdoor only: distance from the location to the nearest outdoor cell centre, metres, to 0.1 m. */
   readonly distance_m?: number;
   /** Radius sampling only: the radius used, metres. */
   readonly radius_m?: number;
@@ -88,5 +95,5 @@ function nearestOutdoor(grid: GridGeometry, outdoor: Uint8Array, x: number, y: n
   forEachCellWithin(grid, x, y, limit, (index) => {
     if (outdoor[index] === 1) cells.push(index);
   });
-  return { sampling: 'nearest_outdoor', cells: Int32Array.from(cells), distance_m: Math.round(nearest * 10) / 10 };
+  return { sampling: 'nearest_outdoor', cells: Int32Array.from(cells), distance_m: roundHalfUp(nearest, DISTANCE_DECIMALS) };
 }

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutsideCoverageError, ValidationError } from '../../src/errors.js';
 import { cellCentre, containingCell, gridExtent } from '../../src/sampling/grid-cells.js';
-import { sampleCells } from '../../src/sampling/sampling.js';
+import { DISTANCE_DECIMALS, sampleCells } from '../../src/sampling/sampling.js';
+import { roundHalfUp } from '../../src/stats/numeric.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 
 // A 20 × 20 grid of 10 m cells; x from 1000 to 1200, y from 2000 to 2200 (cell edges).
@@ -99,5 +101,24 @@ describe('sampleCells', () => {
     expect(() => sampleCells(grid, mask(), x, y, { nationwide: false, radius_m: 50.01 })).toThrow(ValidationError);
     expect(() => sampleCells(grid, mask(), 999, 2100, { nationwide: false })).toThrow(OutsideCoverageError);
     expect(() => sampleCells(grid, mask(), Number.NaN, 2100, { nationwide: false })).toThrow(ValidationError);
+  });
+
+  it('publishes the exact nearest outdoor distance rounded to one decimal, wherever in a building the location is', () => {
+    const m = mask();
+    const outdoorCentres: [number, number][] = [];
+    for (let r = 0; r < 20; r++) for (let c = 0; c < 20; c++) if (m[r * 20 + c] === 1) outdoorCentres.push(centre(r, c));
+    // Anywhere inside the building block (x 1050..1150, y 2050..2150), courtyard excluded.
+    const inside = fc.tuple(fc.double({ min: 1050, max: 1149.99, noNaN: true }), fc.double({ min: 2050.01, max: 2150, noNaN: true }))
+      .filter(([x, y]) => m[containingCell(grid, x, y)!.row * 20 + containingCell(grid, x, y)!.col] === 0);
+    fc.assert(
+      fc.property(inside, ([x, y]) => {
+        const s = sampleCells(grid, m, x, y, { nationwide: false });
+        const nearest = Math.min(...outdoorCentres.map(([cx, cy]) => Math.hypot(cx - x, cy - y)));
+        expect(s.sampling).toBe('nearest_outdoor');
+        expect(s.distance_m).toBe(roundHalfUp(nearest, DISTANCE_DECIMALS));
+        expect(String(s.distance_m)).toMatch(/^\d+(\.\d)?$/);
+      }),
+      { seed: 20251124, numRuns: 300 },
+    );
   });
 });
