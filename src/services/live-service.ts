@@ -8,9 +8,10 @@
  * (422 `product_unavailable`) → model service (502 / 504, or 422 when the radius holds no outdoor cell).
  */
 import type { CityConfig } from '../cities/city-types.js';
-import { OutsideCoverageError, ProductUnavailableError } from '../errors.js';
+import { OutsideCoverageError, ProductUnavailableError, UpstreamError } from '../errors.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import { checkCity } from '../keys/entitlement.js';
+import { roundHalfUp } from '../stats/numeric.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { HourlyRecord, RecordsResponse } from '../model-service/contract.js';
 import type { ModelQuery, ModelServiceClient } from '../model-service/client.js';
@@ -45,6 +46,32 @@ export interface LiveServiceDeps {
 }
 
 const PRODUCT_NAMES: Readonly<Record<LiveProduct, string>> = { realtime: 'live hourly records', forecast: 'forecasts' };
+
+/** How the cells behind the records were chosen, as `meta` reports it. */
+interface SampledArea {
+  /** Every averaged outdoor cell centre lies within this distance of the location, metres. */
+  readonly radius_m: number;
+  /** Present when the default radius held no outdoor cell centre and the model's point rules were used instead. */
+  readonly fallback?: { readonly sampling: 'point' | 'nearest_outdoor'; readonly distance_m?: number };
+}
+
+/**
+ * The area the model's records come from, so `meta.radius_m` never understates it. With radius sampling it is the
+ * radius asked for. After the fallback (no outdoor cell centre within the default radius) it is how far the cells used
+ * can lie: the nearest outdoor distance plus half a grid cell for `nearest_outdoor` (the sampling rule), half the
+ * cell's diagonal for `point` (the cell containing the location, on a grid coarser than the radius). A fallback answer
+ * that does not say how far it reached cannot be described, so it is refused.
+ */
+function sampledArea(radius: number, response: RecordsResponse): SampledArea {
+  const { sampling, distance_m: distance, resolution_m: resolution } = response;
+  if (sampling !== 'nearest_outdoor' && sampling !== 'point') return { radius_m: radius };
+  const known = typeof resolution === 'number' && resolution > 0 && (sampling === 'point' || (typeof distance === 'number' && distance >= 0));
+  if (!known) {
+    throw new UpstreamError(`The model service answered with ${sampling} sampling without saying how far the cells it used are.`);
+  }
+  if (sampling === 'point') return { radius_m: Math.ceil(roundHalfUp(resolution * Math.SQRT1_2 * 10, 6)) / 10, fallback: { sampling } };
+  return { radius_m: roundHalfUp(distance! + resolution / 2, 1), fallback: { sampling, distance_m: distance! } };
+}
 
 /** Records in time order (the model sends them so; a reordered answer is put right rather than passed on). */
 function inTimeOrder(records: readonly HourlyRecord[]): readonly HourlyRecord[] {
@@ -99,8 +126,8 @@ export class LiveService {
 
   /**
    * Asks the model for records. With the default radius (the client gave none), a location whose 10 m circle holds no
-   * outdoor cell (inside a building) falls back to the nearest outdoor cells, as historical point queries do; an
-   * explicit radius is never widened (422).
+   * outdoor cell (inside a building) falls back to the nearest outdoor cells, as historical point queries do, and
+   * `meta.radius_m` then states how far they reach; an explicit radius is never widened (422).
    */
   async #fetch(kind: 'live' | 'forecast', dataset: string, request: ModelQuery, defaultRadius: boolean): Promise<RecordsResponse> {
     try {
@@ -114,16 +141,15 @@ export class LiveService {
   /** The hourly-record envelope (spec: city, location, meta, hourly), as JSON text. */
   #envelope(city: CityConfig, address: string | null, lat: number, lon: number, radius: number, response: RecordsResponse): string {
     const hourly = inTimeOrder(response.records);
+    const area = sampledArea(radius, response);
     return JSON.stringify({
       city: { id: city.id, name: city.name, country: city.country },
       location: { address, lat, lon },
       meta: {
         dataset: response.dataset,
         ...(response.resolution_m !== undefined ? { resolution_m: response.resolution_m } : {}),
-        radius_m: radius,
-        ...(response.sampling === 'nearest_outdoor'
-          ? { sampling: response.sampling, ...(response.distance_m !== undefined ? { distance_m: response.distance_m } : {}) }
-          : {}),
+        radius_m: area.radius_m,
+        ...(area.fallback ?? {}),
         hours: hourly.length,
         retrieved_utc: new Date(this.#deps.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       },

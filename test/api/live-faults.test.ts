@@ -160,9 +160,38 @@ describe('live data passed through from the model service', () => {
     const app = await setup(server.url);
     const defaulted = await get(app, `/forecast${QUERY}`);
     expect(defaulted.statusCode).toBe(200);
-    expect(defaulted.json().meta).toMatchObject({ radius_m: 10, sampling: 'nearest_outdoor', distance_m: 12.5 });
+    // radius_m is how far the averaged cells reach (12.5 m + half of a 10 m cell), not the default 10 m.
+    expect(defaulted.json().meta).toMatchObject({ radius_m: 17.5, sampling: 'nearest_outdoor', distance_m: 12.5 });
     expect(calls.some((u) => u.includes('radius=10'))).toBe(true);
     expect(calls.some((u) => !u.includes('radius='))).toBe(true);
     expectProblem(await get(app, `/forecast${QUERY}&radius=10`), 'outside_coverage');
+  });
+
+  it('states half the cell diagonal when a grid coarser than the default radius falls back to the containing cell', async () => {
+    server = await startTestServer((req, res) => {
+      if ((req.url ?? '').includes('radius=')) {
+        return jsonHandler(422, { code: 'outside_coverage', status: 422, detail: 'No outdoor grid cell lies within 10 m of the location.' })(req, res);
+      }
+      return jsonHandler(200, {
+        dataset: 'brussels_extended', resolution_m: 20, sampling: 'point', n_cells: 1, issued: '2025-07-15T12:00:00Z', records: [record(LIVE_HOUR)],
+      })(req, res);
+    });
+    const app = await setup(server.url);
+    const meta = (await get(app, `/forecast${QUERY}`)).json().meta;
+    expect(meta).toMatchObject({ resolution_m: 20, radius_m: 14.2, sampling: 'point' }); // 20 m × √2 / 2 = 14.14… m, rounded up
+    expect(meta).not.toHaveProperty('distance_m');
+  });
+
+  it('refuses a fallback answer that does not say how far its cells are', async () => {
+    server = await startTestServer((req, res) => {
+      if ((req.url ?? '').includes('radius=')) {
+        return jsonHandler(422, { code: 'outside_coverage', status: 422, detail: 'No outdoor grid cell lies within 10 m of the location.' })(req, res);
+      }
+      return jsonHandler(200, {
+        dataset: 'brussels_extended', resolution_m: 10, sampling: 'nearest_outdoor', n_cells: 2, issued: '2025-07-15T12:00:00Z', records: [record(LIVE_HOUR)],
+      })(req, res);
+    });
+    const app = await setup(server.url);
+    expect(expectProblem(await get(app, `/forecast${QUERY}`), 'upstream_error').detail).toContain('how far');
   });
 });

@@ -111,6 +111,25 @@ describe('GET /v1/realtime', () => {
     const body = expectProblem(await get(`/realtime?lat=${roundCoord(lat)}&lon=${roundCoord(lon)}&radius=5`), 'outside_coverage');
     expect(body.detail).toContain('outdoor');
   });
+
+  it('states the radius the values came from when a location inside a building falls back to the nearest outdoor cells', async () => {
+    const { lat, lon } = cellLatLon(5, 5); // inside the building; the nearest outdoor cell centres are about 20 m away
+    const at = `?lat=${roundCoord(lat)}&lon=${roundCoord(lon)}`;
+    const fallback = (await get(`/realtime${at}`)).json();
+    const { meta } = fallback;
+    expect(Object.keys(meta)).toEqual(['dataset', 'resolution_m', 'radius_m', 'sampling', 'distance_m', 'hours', 'retrieved_utc']);
+    expect(meta).toMatchObject({ resolution_m: 10, sampling: 'nearest_outdoor' });
+    expect(meta.distance_m).toBeGreaterThan(15);
+    expect(meta.distance_m).toBeLessThan(25);
+    // Never the default 10 m the values lie beyond: the nearest outdoor distance plus half a grid cell.
+    expect(meta.radius_m).toBe(Number((meta.distance_m + 5).toFixed(1)));
+    expect(meta.radius_m).toBeGreaterThan(meta.distance_m);
+    // Asking for that radius explicitly averages the same outdoor cells, so it gives the same records.
+    const explicit = (await get(`/realtime${at}&radius=${meta.radius_m}`)).json();
+    expect(explicit.meta).toMatchObject({ radius_m: meta.radius_m });
+    expect(explicit.meta).not.toHaveProperty('sampling');
+    expect(explicit.hourly).toEqual(fallback.hourly);
+  });
 });
 
 describe('GET /v1/forecast', () => {

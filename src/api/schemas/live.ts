@@ -4,7 +4,7 @@
  * than serialising it.
  */
 import { Type } from 'typebox';
-import { CityRefSchema, nullable } from './common.js';
+import { CityRefSchema, nullable, stringEnum } from './common.js';
 
 /** Query of both endpoints; cross-field rules (address xor lat/lon) are checked by the service. */
 export const LiveQuerySchema = Type.Object({
@@ -43,7 +43,18 @@ export const HourlyEnvelopeSchema = Type.Object({
   meta: Type.Object({
     dataset: Type.String({ description: 'Dataset of the covering city, e.g. brussels_extended.' }),
     resolution_m: Type.Optional(Type.Number({ description: 'Grid resolution of the model, metres, when reported.' })),
-    radius_m: Type.Number({ description: 'Radius used, metres.' }),
+    radius_m: Type.Number({
+      description:
+        'Every averaged outdoor cell centre lies within this distance of the location, metres: the radius asked for ' +
+        '(default 10). When no radius was given and no outdoor cell centre lies within 10 m (inside a building, or a grid ' +
+        'coarser than 10 m), it is how far the cells used reach (see sampling).',
+    }),
+    sampling: Type.Optional(stringEnum(['nearest_outdoor', 'point'] as const, {
+      description:
+        'Present only when no radius was given and the default 10 m held no outdoor cell centre: nearest_outdoor (inside a ' +
+        'building; radius_m = distance_m + half a grid cell) or point (the cell containing the location; radius_m = half its diagonal).',
+    })),
+    distance_m: Type.Optional(Type.Number({ description: 'With sampling nearest_outdoor: distance to the nearest outdoor cell centre, metres (0.1 m).' })),
     hours: Type.Integer({ description: 'Number of records.' }),
     retrieved_utc: Type.String({ format: 'date-time', description: 'When the response was assembled; realtime records may be up to 5 minutes older.' }),
   }),
