@@ -36,8 +36,11 @@ export interface Config {
   readonly dataDir: string;
   /** SQLite file for keys, caches and jobs (`:memory:` allowed, for tests). */
   readonly dbFile: string;
-  /** Published documentation root, no trailing slash; problem `type` = `{docsUrl}/errors#<code>`. */
-  readonly docsUrl: string;
+  /**
+   * Published documentation root, no trailing slash; problem `type` = `{docsUrl}/errors#<code>`. Undefined (the
+   * default): the service's own `/docs`, an absolute URL built from the address it listens on (src/api/docs-location.ts).
+   */
+  readonly docsUrl: string | undefined;
   /** Version string reported by `/health` (package.json `version`). */
   readonly version: string;
   /** How long a request waits for the compute back end before answering 504 (the work goes on). */
@@ -145,10 +148,10 @@ const HEADER_VALUE = /^[\x20-\x7e]+$/;
 
 /**
  * `SVC_GEOCODER`: `embedded`, a base URL (this service's geocoder contract), or `<api>:<base URL>` with api one of
- * `HTTP_GEOCODER_APIS` (`nominatim:https://nominatim.example.org`). The User-Agent defaults to the service's name,
- * version and documentation URL, which identifies it as Nominatim's usage policy asks.
+ * `HTTP_GEOCODER_APIS` (`nominatim:https://nominatim.example.org`). The User-Agent defaults to the service's name and
+ * version, with the documentation URL when `SVC_DOCS_URL` is set, which identifies it as Nominatim's usage policy asks.
  */
-function geocoderFrom(env: NodeJS.ProcessEnv, version: string, docsUrl: string): GeocoderConfig {
+function geocoderFrom(env: NodeJS.ProcessEnv, version: string, docsUrl: string | undefined): GeocoderConfig {
   const raw = (env[ENV_VARS.geocoder] ?? 'embedded').trim();
   if (raw === '' || raw === 'embedded') return { kind: 'embedded' };
   const prefixed = /^([a-z]+):(https?:.*)$/i.exec(raw);
@@ -161,7 +164,9 @@ function geocoderFrom(env: NodeJS.ProcessEnv, version: string, docsUrl: string):
     kind: api as HttpGeocoderApi,
     url,
     timeoutMs: intFrom(env, ENV_VARS.geocoderTimeoutMs, 5_000),
-    userAgent: env[ENV_VARS.geocoderUserAgent]?.trim() || `svc-api/${version} (+${docsUrl})`,
+    // A configured docs URL is the public address of this service; the default (the server's own /docs, a local
+    // address) would tell a geocoder nothing, so the User-Agent then names only the service and version.
+    userAgent: env[ENV_VARS.geocoderUserAgent]?.trim() || `svc-api/${version}${docsUrl !== undefined ? ` (+${docsUrl})` : ''}`,
   };
 }
 
@@ -170,7 +175,7 @@ function validate(config: Config): Config {
   if (config.host.trim() === '') fail(ENV_VARS.host, 'must not be empty', config.host);
   if (config.dataDir.trim() === '') fail(ENV_VARS.dataDir, 'must not be empty', config.dataDir);
   if (config.dbFile.trim() === '') fail(ENV_VARS.dbFile, 'must not be empty', config.dbFile);
-  checkHttpUrl(ENV_VARS.docsUrl, config.docsUrl);
+  if (config.docsUrl !== undefined) checkHttpUrl(ENV_VARS.docsUrl, config.docsUrl);
   checkInt(ENV_VARS.upstreamTimeoutMs, config.upstreamTimeoutMs, 1, 3_600_000);
   checkInt(ENV_VARS.secretPerMin, config.limits.secretPerMin, 1, 1_000_000);
   checkInt(ENV_VARS.publishablePerMin, config.limits.publishablePerMin, 1, 1_000_000);
@@ -206,7 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   const dataDir = resolve(overrides.dataDir ?? (env[ENV_VARS.dataDir]?.trim() || 'data/demo'));
   const modelUrl = env[ENV_VARS.modelServiceUrl]?.trim();
   const version = packageVersion();
-  const docsUrl = (env[ENV_VARS.docsUrl]?.trim() || 'https://svc.example/docs').replace(/\/+$/, '');
+  const docsUrl = env[ENV_VARS.docsUrl]?.trim().replace(/\/+$/, '') || undefined;
   const fromEnv: Config = {
     port: intFrom(env, ENV_VARS.port, 8080),
     host: env[ENV_VARS.host]?.trim() || '127.0.0.1',
@@ -243,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   const config = validate(merged);
   return Object.freeze({
     ...config,
-    docsUrl: config.docsUrl.replace(/\/+$/, ''),
+    docsUrl: config.docsUrl?.replace(/\/+$/, ''),
     limits: Object.freeze({ ...config.limits }),
     geocoder: Object.freeze({ ...config.geocoder }),
   });

@@ -3,6 +3,7 @@
  * and shared infrastructure (request id, problem documents, auth and rate limits, CORS, OpenAPI). Dependencies are
  * passed in, so the same factory serves `svc serve` and the tests.
  */
+import type { Server as HttpServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
@@ -14,9 +15,10 @@ import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { decimalNumbersSchemaController } from './decimal-numbers.js';
+import { DocsLocation } from './docs-location.js';
 import { docsRoutes } from './docs-page.js';
 import { clientErrorHandler, connectHandler, httpServerFactory } from './http-server.js';
-import { openApiPlugin, openApiRoute } from './openapi.js';
+import { documentPublisher, openApiPlugin, openApiRoute } from './openapi.js';
 import { authPlugin } from './plugins/auth.js';
 import { corsPlugin } from './plugins/cors.js';
 import { hostHeaderPlugin } from './plugins/host-header.js';
@@ -38,6 +40,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Counters of the stats fast path (src/api/stats-fast-path.ts); zeros when it is off. */
     statsFastPath(): FastPathStats;
+    /** Where the documentation lives (problem types, OpenAPI, the banner); resolved once the server listens. */
+    readonly docs: DocsLocation;
   }
 }
 
@@ -67,7 +71,9 @@ const MIB = 1024 * 1024;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
-  const docsUrl = config.docsUrl;
+  // The server's own /docs unless a docs URL is configured; its address is asked once the app (and server) exist.
+  let server: HttpServer | undefined;
+  const docs = new DocsLocation(config.docsUrl, { host: config.host, port: config.port }, () => server?.address() ?? null);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter();
   // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
   const answers = config.statsResponseCacheMb > 0 ? new StatsResponseCache(config.statsResponseCacheMb * MIB) : undefined;
@@ -85,17 +91,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    clientErrorHandler: clientErrorHandler(docsUrl),
+    clientErrorHandler: clientErrorHandler(() => docs.url),
     // Errors raised while routing (bad percent-encoding, over-long path parameters) become problems too.
     frameworkErrors: (err: FastifyError, _request, reply) => {
       const outcome = problemFromError(err);
-      void sendProblem(reply, docsUrl, outcome.code, outcome.detail, outcome.headers);
+      void sendProblem(reply, docs.url, outcome.code, outcome.detail, outcome.headers);
     },
     // Numbers are decimal and finite before Ajv coerces them (src/api/decimal-numbers.ts).
     schemaController: decimalNumbersSchemaController(),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.server.on('connect', connectHandler(docsUrl, app.log));
+  server = app.server;
+  app.decorate('docs', docs);
+  app.server.on('connect', connectHandler(() => docs.url, app.log));
 
   // Graceful shutdown: close() ends the connections idle when it starts, but a keep-alive connection whose request is
   // still in flight would keep it waiting for the keep-alive time-out (SVC_KEEP_ALIVE_TIMEOUT_MS) after the response.
@@ -117,10 +125,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(requestIdPlugin);
   // Before the problems plugin: the not-found handler it sets takes the hooks registered until then.
   await app.register(hostHeaderPlugin);
-  await app.register(problemsPlugin, { docsUrl });
+  await app.register(problemsPlugin, { docs });
   await app.register(corsPlugin);
-  await app.register(openApiPlugin, { version: config.version, docsUrl });
+  await app.register(openApiPlugin, { version: config.version });
   await app.register(authPlugin, { keys: deps.keys, limiter, clock, limits: config.limits });
+
+  // The OpenAPI document with its examples, as published for a docs URL (shared by /v1/openapi.json and the pages).
+  const publish = documentPublisher(app);
 
   await app.register(
     async (v1) => {
@@ -131,10 +142,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
-      await v1.register(openApiRoute);
+      await v1.register(openApiRoute, { docs, publish });
     },
     { prefix: '/v1' },
   );
-  await app.register(docsRoutes, { docsUrl, version: config.version });
+  await app.register(docsRoutes, { docs, publish });
   return app;
 }

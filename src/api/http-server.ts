@@ -96,14 +96,15 @@ function responseStarted(socket: Socket): boolean {
  * Fastify's `clientErrorHandler` (called with the instance as `this`): answers what the parser refused, or a request
  * past its time-out, with a problem document, unless the connection is gone or an answer has already begun on it.
  */
-export function clientErrorHandler(docsUrl: string) {
+/** `docsUrl` is asked on each answer: the service's own docs URL is known only once it listens. */
+export function clientErrorHandler(docsUrl: () => string) {
   return function answerClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
     if (err.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
       socket.destroy();
       return;
     }
     const { code, detail } = clientErrorProblem(err.code);
-    const id = answerRaw(socket, docsUrl, code, detail);
+    const id = answerRaw(socket, docsUrl(), code, detail);
     // Only the error code: the error also holds the raw bytes received, which may include a key.
     this.log.info({ reqId: id, clientError: err.code, res: { statusCode: PROBLEMS[code].status } }, 'request refused');
   };
@@ -113,10 +114,10 @@ export function clientErrorHandler(docsUrl: string) {
  * The server's `connect` listener: `CONNECT` asks for a tunnel, which an origin server does not offer. 405 with an
  * empty `Allow` (the target, an authority rather than a path, allows no method); the connection is closed.
  */
-export function connectHandler(docsUrl: string, log: FastifyBaseLogger) {
+export function connectHandler(docsUrl: () => string, log: FastifyBaseLogger) {
   return (req: IncomingMessage, socket: Socket): void => {
     socket.on('error', () => socket.destroy());
-    const id = answerRaw(socket, docsUrl, 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.', 'Allow: \r\n');
+    const id = answerRaw(socket, docsUrl(), 'method_not_allowed', 'CONNECT is not supported: this server is not a proxy.', 'Allow: \r\n');
     log.info({ reqId: id, req: { method: req.method, url: redactKeys(req.url ?? '') }, res: { statusCode: 405 } }, 'request refused');
   };
 }

@@ -13,7 +13,8 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 8080,
       host: '127.0.0.1',
-      docsUrl: 'https://svc.example/docs',
+      // No docs URL configured: the service documents itself at its own /docs (src/api/docs-location.ts).
+      docsUrl: undefined,
       version: pkg.version,
       upstreamTimeoutMs: 30_000,
       limits: { secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 50 },
@@ -27,6 +28,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
+    expect(config).toHaveProperty('docsUrl', undefined);
+    expect(loadConfig({ SVC_DOCS_URL: '  ' }).docsUrl).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.limits)).toBe(true);
   });

@@ -123,7 +123,7 @@ describe('fuzz', () => {
             const problem = res.json();
             expect(problem.status).toBe(res.statusCode);
             expect(problem.request_id).toBe(res.headers['x-request-id']);
-            expect(problem.type).toBe(`${h.config.docsUrl}/errors#${problem.code}`);
+            expect(problem.type).toBe(`${h.app.docs.url}/errors#${problem.code}`);
             expect(typeof problem.title).toBe('string');
             expect(typeof problem.detail).toBe('string');
           }

@@ -70,7 +70,7 @@ describe('docs/errors.md', () => {
 describe('the served errors page', () => {
   it('has an anchor for every code, at the URL each problem type names', async () => {
     for (const code of PROBLEM_CODES) {
-      const type = new URL(problemType(h.config.docsUrl, code));
+      const type = new URL(problemType(h.app.docs.url, code));
       expect(type.hash).toBe(`#${code}`);
       const page = await h.app.inject({ url: type.pathname });
       expect(page.statusCode).toBe(200);
@@ -79,8 +79,8 @@ describe('the served errors page', () => {
     }
   });
 
-  it('serves the overview at the docs path', async () => {
-    const page = await h.app.inject({ url: new URL(h.config.docsUrl).pathname });
+  it('serves the API reference at the docs path', async () => {
+    const page = await h.app.inject({ url: new URL(h.app.docs.url).pathname });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/v1/openapi.json');
   });

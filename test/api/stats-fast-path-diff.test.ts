@@ -98,7 +98,9 @@ async function answer(base: string, c: Call) {
   const res = await fetch(`${base}${c.path}`, { method: c.method, headers: headersOf(c) });
   const text = await res.text();
   const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== 'x-request-id' && name !== 'date'));
-  const body = text !== '' && /problem/.test(headers['content-type'] ?? '') ? { ...JSON.parse(text), request_id: '-' } : text;
+  // Each server's problem types point at its own docs (its own port): compare them without the origin.
+  const problem = (doc: { type: string }) => ({ ...doc, type: doc.type.replace(base, ''), request_id: '-' });
+  const body = text !== '' && /problem/.test(headers['content-type'] ?? '') ? problem(JSON.parse(text)) : text;
   return { status: res.status, headers, body };
 }
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Geocoder } from '../../src/geocode/geocoder.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/keys/rate-limiter.js';
 import { embeddedGeocoder, harness, type Harness, type HarnessOptions } from './support/harness.js';
+import type { ProblemCode } from '../../src/api/problems.js';
 import { expectProblem, UUID_V4 } from './support/problem.js';
 
 const STATS = '/v1/historical/stats?lat=50.8466&lon=4.3519&radius=25';
@@ -22,6 +23,9 @@ async function start(options: HarnessOptions = {}): Promise<void> {
   h = await harness(options);
   base = await h.app.listen({ host: '127.0.0.1', port: 0 });
 }
+
+/** A problem document answered by the listening server: its type points at that server's own docs. */
+const problemAt = (res: LightMyRequestResponse, code: ProblemCode) => expectProblem(res, code, `${base}/docs`);
 
 /** A fetch response in the shape the shared problem assertions read. */
 type Answer = LightMyRequestResponse;
@@ -98,7 +102,7 @@ describe('stats fast path: answers', () => {
     expect(remaining).toEqual(['2', '1', '0']);
     expect(served()).toBe(2);
     const refused = await request(STATS, key);
-    expectProblem(refused, 'rate_limited');
+    problemAt(refused, 'rate_limited');
     expect(refused.headers['retry-after']).toBe('30');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     expect(served()).toBe(2);
@@ -134,7 +138,7 @@ describe('stats fast path: answers', () => {
     expect(fast.headers['x-ratelimit-remaining']).toBe('0');
     expect(fast.headers['x-cache']).toBe('hit');
     expect(served()).toBe(1);
-    expectProblem(await request(STATS, key), 'rate_limited');
+    problemAt(await request(STATS, key), 'rate_limited');
     expect(served()).toBe(1);
   });
 
@@ -162,17 +166,17 @@ describe('stats fast path: what it leaves to the application', () => {
     const passed = h.app.statsFastPath().passed;
     const deactivated = h.issue();
     h.keys.deactivate(h.keys.list().at(-1)!.id, new Date(h.clock.now()));
-    expectProblem(await request(STATS, deactivated), 'forbidden');
-    expectProblem(await request(STATS, h.issue({ cities: ['ghent'] })), 'forbidden');
-    expectProblem(await request(STATS, h.issue({ products: ['geocode'] })), 'forbidden');
+    problemAt(await request(STATS, deactivated), 'forbidden');
+    problemAt(await request(STATS, h.issue({ cities: ['ghent'] })), 'forbidden');
+    problemAt(await request(STATS, h.issue({ products: ['geocode'] })), 'forbidden');
     const expiring = h.issue({ expiresAt: new Date(h.clock.now() + 1000).toISOString() });
     h.clock.advance(1000);
-    expectProblem(await request(STATS, expiring), 'forbidden');
-    expectProblem(await request(STATS, `svc_sk_${'Z'.repeat(32)}`), 'unauthorized');
-    expectProblem(await request(STATS), 'unauthorized');
-    expectProblem(await request(STATS, h.issue(), { headers: { 'x-api-key': h.issue() } }), 'unauthorized');
+    problemAt(await request(STATS, expiring), 'forbidden');
+    problemAt(await request(STATS, `svc_sk_${'Z'.repeat(32)}`), 'unauthorized');
+    problemAt(await request(STATS), 'unauthorized');
+    problemAt(await request(STATS, h.issue(), { headers: { 'x-api-key': h.issue() } }), 'unauthorized');
     // A secret key from a browser.
-    expectProblem(await request(STATS, h.issue(), { headers: { origin: 'https://example.org' } }), 'forbidden');
+    problemAt(await request(STATS, h.issue(), { headers: { origin: 'https://example.org' } }), 'forbidden');
     expect(served()).toBe(1);
     expect(h.app.statsFastPath().passed).toBe(passed + 8);
   });

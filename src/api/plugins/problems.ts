@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { quoteInput } from '../../util/quote-input.js';
+import type { DocsLocation } from '../docs-location.js';
 import { problemDocument, problemFromError, type ProblemCode } from '../problems.js';
 import { redactKeys } from '../redact-keys.js';
 import { NOSNIFF, NOSNIFF_HEADER, REQUEST_ID_HEADER } from './request-id.js';
@@ -60,7 +61,8 @@ class RouteMethods {
 
 /** Options of the problems plugin. */
 export interface ProblemsOptions {
-  readonly docsUrl: string;
+  /** Where the error catalogue lives (problem `type` = `{docs.url}/errors#<code>`). */
+  readonly docs: DocsLocation;
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply, docsUrl: string, routes: RouteMethods): FastifyReply {
@@ -82,18 +84,18 @@ export const problemsPlugin: FastifyPluginAsync<ProblemsOptions> = shared(async 
     routes.add(route.url, Array.isArray(route.method) ? route.method : [route.method]);
   });
 
-  app.setNotFoundHandler((request, reply) => notFound(request, reply, options.docsUrl, routes));
+  app.setNotFoundHandler((request, reply) => notFound(request, reply, options.docs.url, routes));
 
   app.setErrorHandler((err, request, reply) => {
     // An unknown path is a 404 (or 405) whatever its body held: decide that before any body error. The service's own
     // errors still stand there (a missing Host refused before routing matters).
-    if (request.is404 && !(err instanceof ServiceError)) return notFound(request, reply, options.docsUrl, routes);
+    if (request.is404 && !(err instanceof ServiceError)) return notFound(request, reply, options.docs.url, routes);
     const outcome = problemFromError(err);
     // The client's connection is gone (it broke off, or its request ran out of time and was answered 408): no fault
     // of the service, and nobody to answer.
     if (request.raw.destroyed) request.log.info({ code: (err as NodeJS.ErrnoException).code }, 'connection closed before the answer');
     else if (outcome.internal) request.log.error({ err }, 'unexpected fault');
     else request.log.info({ code: outcome.code, detail: outcome.detail }, 'request refused');
-    return sendProblem(reply, options.docsUrl, outcome.code, outcome.detail, outcome.headers);
+    return sendProblem(reply, options.docs.url, outcome.code, outcome.detail, outcome.headers);
   });
 });

@@ -34,12 +34,15 @@ export const HourlyRecordSchema = Type.Object(
 
 /** `GET /realtime` and `GET /forecast` 200. */
 export const HourlyEnvelopeSchema = Type.Object({
-  city: CityRefSchema,
-  location: Type.Object({
-    address: nullable(Type.String()),
-    lat: Type.Number(),
-    lon: Type.Number(),
-  }),
+  city: { ...CityRefSchema, description: 'The covering city.' },
+  location: Type.Object(
+    {
+      address: nullable(Type.String({ description: 'The geocoded address; null for coordinates.' })),
+      lat: Type.Number({ description: 'Latitude as used, rounded to 5 decimals.' }),
+      lon: Type.Number({ description: 'Longitude as used, rounded to 5 decimals.' }),
+    },
+    { description: 'The location as used.' },
+  ),
   meta: Type.Object({
     dataset: Type.String({ description: 'Dataset of the covering city, e.g. brussels_extended.' }),
     resolution_m: Type.Optional(Type.Number({ description: 'Grid resolution of the model, metres, when reported.' })),

@@ -1,5 +1,9 @@
+/**
+ * `svc demo`, what `npm start` runs: demo data when missing, the demo key (src/cli/demo-key.ts), then the server, with
+ * a banner saying where the documentation is and how to make a first request.
+ */
 import { access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../db/database.js';
 import { SqliteKeyStore } from '../../keys/key-store.js';
@@ -7,13 +11,16 @@ import { generatePreset } from '../../model/generate.js';
 import { presetPlans } from '../../model/presets.js';
 import { MANIFEST_FILE } from '../../store/chunk-manifest.js';
 import type { Command } from '../command.js';
+import { DEMO_KEY_FILE, ensureDemoKey, type DemoKey } from '../demo-key.js';
 import { SERVER_OPTIONS, serverConfig } from '../options.js';
-import { runServer } from './serve.js';
+import { runServer, type Listening } from './serve.js';
 
 const USAGE = `Usage: svc demo [--port N] [--host HOST] [--data DIR] [--db FILE]
 
-The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, creates a demo
-secret key with every product and metric, prints it once, and serves the API (as \`svc serve\`).`;
+The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, and serves the API
+(as \`svc serve\`) with a demo secret key that has every product and metric. The key is made on the first start and
+kept in DIR/${DEMO_KEY_FILE} (readable only by you); later starts print the same key, or a new one, saying why, when
+the stored key no longer works (new database, deactivated, expired).`;
 
 /** True when every demo dataset is present (its consolidated metadata exists). */
 async function demoDataPresent(dataDir: string): Promise<boolean> {
@@ -28,10 +35,38 @@ async function demoDataWithoutManifest(dataDir: string): Promise<string[]> {
   return ids.filter((_, i) => !present[i]);
 }
 
+/** A path as the user is likely to type it: relative to the working directory when inside it. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel !== '' && !rel.startsWith('..') ? rel : path;
+}
+
+/** The banner printed once the server listens: the demo key and how to use it. */
+export function demoBanner(demo: DemoKey, at: Listening): string {
+  const file = shown(demo.file);
+  let intro: string;
+  if (demo.outcome === 'replaced') intro = `The stored demo key no longer works (${demo.reason}); a new one was created and kept in ${file}:`;
+  else if (demo.outcome === 'created') intro = `Demo secret key, created now and kept in ${file} (readable only by you); later starts print it again:`;
+  else intro = `Demo secret key (kept in ${file}, readable only by you):`;
+  return [
+    '',
+    intro,
+    '',
+    `  ${demo.key}`,
+    '',
+    'Try:',
+    `  export BASE_URL=${at.origin}/v1 KEY=${demo.key}`,
+    '  curl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"',
+    '',
+    `Every endpoint, with examples: ${at.docsUrl}`,
+    '',
+  ].join('\n');
+}
+
 /** `svc demo`. */
 export const demoCommand: Command = {
   path: ['demo'],
-  summary: 'Generate demo data if missing, print a demo key and serve (the embedded default)',
+  summary: 'Generate demo data if missing, serve with a demo key (kept between starts): the embedded default',
   usage: USAGE,
   async run(args) {
     const { values } = parseArgs({ args, strict: true, options: SERVER_OPTIONS });
@@ -46,13 +81,12 @@ export const demoCommand: Command = {
         `until they have one: run \`svc data verify ${config.dataDir} --write-manifest\`, or delete ${config.dataDir} to regenerate.`);
     }
     const db = openDatabase(config.dbFile);
+    let demo: DemoKey;
     try {
-      const { key } = new SqliteKeyStore(db).create({ type: 'sk', label: 'demo' }, new Date());
-      console.log(`\nDemo secret key (shown once):\n\n  ${key}\n\nTry:\n  curl -H "Authorization: Bearer ${key}" ` +
-        `"http://127.0.0.1:${config.port}/v1/historical/stats?lat=50.84675&lon=4.35224&radius=25"\n`);
+      demo = await ensureDemoKey(config.dataDir, new SqliteKeyStore(db), new Date());
     } finally {
       db.close();
     }
-    return runServer(config);
+    return runServer(config, (at) => console.log(demoBanner(demo, at)));
   },
 };

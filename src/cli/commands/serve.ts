@@ -3,7 +3,9 @@
  * shuts down gracefully: the server stops accepting and drains in-flight requests, the model service stops, running
  * computations settle, the compute pool closes, and the database closes last.
  */
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { selfDocsUrl } from '../../api/docs-location.js';
 import type { Config } from '../../config.js';
 import { createServer } from '../../server.js';
 import type { Command } from '../command.js';
@@ -27,8 +29,19 @@ export const serveCommand: Command = {
   },
 };
 
-/** Serves the API with `config` until SIGINT or SIGTERM, then shuts down gracefully; returns the exit code. */
-export async function runServer(config: Config): Promise<number> {
+/** Where a started server can be reached, for the start-up banner. */
+export interface Listening {
+  /** Origin a local client reaches the server at, e.g. `http://127.0.0.1:8080` (`localhost` for every interface). */
+  readonly origin: string;
+  /** The documentation root (SVC_DOCS_URL, or the server's own /docs). */
+  readonly docsUrl: string;
+}
+
+/**
+ * Serves the API with `config` until SIGINT or SIGTERM, then shuts down gracefully; returns the exit code. `banner`
+ * may print more once the server listens (its address is known only then when the port is 0).
+ */
+export async function runServer(config: Config, banner?: (at: Listening) => void): Promise<number> {
   const server = await createServer(config);
   const stopped = shutdownSignal();
   let address: string;
@@ -38,7 +51,14 @@ export async function runServer(config: Config): Promise<number> {
     await server.close();
     throw err;
   }
-  console.log(`svc-api ${config.version} listening on ${address} (docs ${config.docsUrl}, data ${config.dataDir})`);
+  const bound = server.app.server.address() as AddressInfo;
+  const at: Listening = { origin: new URL(selfDocsUrl(bound.address, bound.port)).origin, docsUrl: server.app.docs.url };
+  console.log(`svc-api ${config.version} listening on ${address} (data ${config.dataDir})`);
+  console.log(`Documentation: ${at.docsUrl}`);
+  if (server.app.docs.self && at.origin.includes('//localhost:') && config.host !== 'localhost') {
+    console.log('(listening on every interface: set SVC_DOCS_URL to the address clients elsewhere use)');
+  }
+  banner?.(at);
 
   const signal = await stopped;
   console.log(`${signal}: draining in-flight requests…`);

@@ -6,8 +6,14 @@ import { PROBLEMS, type ProblemCode } from '../../../src/api/problems.js';
 /** UUID v4, as `X-Request-Id` must be. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/**
+ * The docs URL of an application built with the default configuration and driven by injection (not listening): the
+ * service's own `/docs` at the configured host and port.
+ */
+export const DEFAULT_DOCS_URL = 'http://127.0.0.1:8080/docs';
+
 /** The response is a complete problem document for `code`, consistent with its headers; returns the body. */
-export function expectProblem(res: LightMyRequestResponse, code: ProblemCode, docsUrl = 'https://svc.example/docs') {
+export function expectProblem(res: LightMyRequestResponse, code: ProblemCode, docsUrl = DEFAULT_DOCS_URL) {
   const entry = PROBLEMS[code];
   expect(res.statusCode, res.body).toBe(entry.status);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -16,6 +16,8 @@ import { UUID_V4 } from '../../api/support/problem.js';
 
 /** A response read to the end: status, headers and the body as text (parsed JSON in `json` when it is JSON). */
 export interface E2eResponse {
+  /** The URL that was asked. */
+  readonly url: string;
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
@@ -55,7 +57,7 @@ export function checkCommon(status: number, headers: Headers, text: string): unk
 /** Reads a fetch response to the end and checks the common headers. */
 export async function readResponse(res: Response): Promise<E2eResponse> {
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: checkCommon(res.status, res.headers, text) };
+  return { url: res.url, status: res.status, headers: res.headers, text, json: checkCommon(res.status, res.headers, text) };
 }
 
 /** Starts the real service over the fixture datasets (or the datasets of `dataDir`) on 127.0.0.1, port 0. */
@@ -86,11 +88,14 @@ export async function startE2eServer(options: { dataDir?: string } = {}): Promis
   };
 }
 
-/** Expects a problem document with this status and code; returns its body. */
+/**
+ * Expects a problem document with this status and code; returns its body. Its type points at the served docs of the
+ * server that answered (the default: the server's own `/docs` at the address it listens on, port 0 resolved).
+ */
 export function expectProblem(res: E2eResponse, status: number, code: string): Record<string, unknown> {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(PROBLEM_TYPE);
-  expect(res.json).toMatchObject({ status, code, type: `https://svc.example/docs/errors#${code}` });
+  expect(res.json).toMatchObject({ status, code, type: `${new URL(res.url).origin}/docs/errors#${code}` });
   return res.json as Record<string, unknown>;
 }
 

@@ -1,0 +1,119 @@
+/**
+ * One operation of the API reference: what it does and who may call it, its parameters, every response with its
+ * headers, body fields and problem codes (linked to the error catalogue), and beside it an example request and the
+ * example answers the OpenAPI document carries.
+ */
+import { escapeHtml, inline, jsonHtml, prose } from './html.js';
+import { acceptsKey, needsKey, type OpenApiOperation, type OpenApiParameter, type OpenApiResponse, type OperationEntry } from './openapi-types.js';
+import { bodySchemaHtml, constraints, typeLabel } from './schema-html.js';
+
+const PRODUCTS = new Set(['geocode', 'historical', 'realtime', 'forecast', 'reports', 'map']);
+
+const PROBLEM_MEDIA = 'application/problem+json';
+
+/** Who may call the operation, as a badge and a sentence. */
+function accessHtml(op: OpenApiOperation): string {
+  if (needsKey(op)) {
+    const product = op.tags?.find((t) => PRODUCTS.has(t));
+    const who = product !== undefined ? `a key with product <code>${escapeHtml(product)}</code>` : 'any valid key';
+    return `<p class="access"><span class="badge badge-key">Key</span> Needs ${who}, sent as <code>Authorization: Bearer &lt;key&gt;</code> or <code>X-API-Key</code>; rate limited.</p>`;
+  }
+  if (acceptsKey(op)) {
+    return '<p class="access"><span class="badge badge-open">No key</span> Open to everyone; a key, when sent, is checked and adds <code>authorized</code>. Not rate limited.</p>';
+  }
+  return '<p class="access"><span class="badge badge-open">No key</span> Open to everyone; not rate limited.</p>';
+}
+
+function parameterRow(p: OpenApiParameter): string {
+  const schema = p.schema ?? {};
+  const cons = constraints(schema);
+  const example = p.example !== undefined ? `<div class="field-cons">example <code>${escapeHtml(String(p.example))}</code></div>` : '';
+  return `<tr><td><code class="field-name">${escapeHtml(p.name)}</code>${p.required ? '<span class="field-req">required</span>' : ''}</td>
+<td><span class="field-type">${escapeHtml(typeLabel(schema))}</span></td>
+<td>${p.description ? inline(p.description) : ''}${cons.length ? `<div class="field-cons">${cons.join(' · ')}</div>` : ''}${example}</td></tr>`;
+}
+
+function parametersHtml(params: readonly OpenApiParameter[]): string {
+  if (params.length === 0) return '';
+  const groups: [string, string][] = [['path', 'Path parameters'], ['query', 'Query parameters'], ['header', 'Headers']];
+  return groups
+    .map(([where, title]) => {
+      const list = params.filter((p) => p.in === where);
+      if (list.length === 0) return '';
+      return `<h4>${title}</h4><table class="params typed"><thead><tr><th>Name</th><th>Type</th><th>Description</th></tr></thead><tbody>${list.map(parameterRow).join('')}</tbody></table>`;
+    })
+    .join('');
+}
+
+function statusClass(status: string): string {
+  return `s${status[0] ?? 'x'}xx`;
+}
+
+function headersHtml(response: OpenApiResponse): string {
+  const entries = Object.entries(response.headers ?? {});
+  if (entries.length === 0) return '';
+  const rows = entries
+    .map(([name, h]) => `<tr><td><code class="field-name">${escapeHtml(name)}</code></td><td><span class="field-type">${escapeHtml(typeLabel(h.schema ?? {}))}</span></td><td>${h.description ? inline(h.description) : ''}</td></tr>`)
+    .join('');
+  return `<table class="params typed headers"><thead><tr><th>Header</th><th>Type</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The codes a problem response can carry, each linked to its entry in the error catalogue. */
+function problemCodes(response: OpenApiResponse, errorsPath: string): string[] {
+  const schema = response.content?.[PROBLEM_MEDIA]?.schema;
+  const codes = (schema?.properties?.code?.enum ?? []) as string[];
+  return codes.map((code) => `<a class="code-link" href="${escapeHtml(errorsPath)}#${escapeHtml(code)}"><code>${escapeHtml(code)}</code></a>`);
+}
+
+function responseHtml(status: string, response: OpenApiResponse, errorsPath: string): string {
+  const head = `<div class="resp-head"><span class="status ${statusClass(status)}">${escapeHtml(status)}</span>`;
+  const codes = problemCodes(response, errorsPath);
+  if (codes.length > 0) {
+    return `<div class="resp resp-problem">${head}<span class="resp-desc">Problem document: ${codes.join(', ')}</span></div>${headersHtml(response)}</div>`;
+  }
+  const media = Object.entries(response.content ?? {});
+  const bodies = media
+    .filter(([, m]) => m.schema !== undefined && m.schema.type !== 'null')
+    .map(([type, m]) => `<div class="media">Body <code>${escapeHtml(type)}</code></div>${bodySchemaHtml(m.schema!)}`)
+    .join('');
+  return `<div class="resp">${head}<span class="resp-desc">${inline(response.description ?? '')}</span></div>${headersHtml(response)}${bodies}</div>`;
+}
+
+function codeCard(title: string, body: string, cls = ''): string {
+  return `<figure class="code-card ${cls}"><figcaption>${title}</figcaption><pre><code>${body}</code></pre></figure>`;
+}
+
+/** The example request and answers: code samples, the success example, one problem example. */
+function examplesHtml(op: OpenApiOperation): string {
+  const cards: string[] = [];
+  for (const sample of op['x-codeSamples'] ?? []) cards.push(codeCard(`Request <span class="lang">${escapeHtml(sample.label ?? sample.lang)}</span>`, escapeHtml(sample.source)));
+  // The success example and the first problem example; the document carries one for every status.
+  let problemShown = false;
+  for (const [status, response] of Object.entries(op.responses)) {
+    for (const [type, media] of Object.entries(response.content ?? {})) {
+      if (media.example === undefined || (type === PROBLEM_MEDIA && problemShown)) continue;
+      problemShown ||= type === PROBLEM_MEDIA;
+      const cls = type === PROBLEM_MEDIA ? 'card-problem' : '';
+      cards.push(codeCard(`Response <span class="status ${statusClass(status)}">${escapeHtml(status)}</span> <span class="lang">${escapeHtml(type)}</span>`, jsonHtml(media.example), cls));
+    }
+  }
+  return cards.join('');
+}
+
+/** The section of one operation; `errorsPath` is where the error catalogue page is served. */
+export function operationHtml(entry: OperationEntry, errorsPath: string): string {
+  const { op, method, path } = entry;
+  const responses = Object.entries(op.responses).map(([status, r]) => responseHtml(status, r, errorsPath)).join('');
+  return `<section class="op" id="${escapeHtml(entry.id)}">
+<div class="op-text">
+<h3 class="op-title"><a class="anchor" href="#${escapeHtml(entry.id)}">${escapeHtml(op.summary ?? `${method.toUpperCase()} ${path}`)}</a></h3>
+<div class="op-path"><span class="method method-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><code>${escapeHtml(path)}</code></div>
+${accessHtml(op)}
+<div class="op-desc">${prose(op.description)}</div>
+${parametersHtml(op.parameters ?? [])}
+<h4>Responses</h4>
+${responses}
+</div>
+<div class="op-examples">${examplesHtml(op)}</div>
+</section>`;
+}
