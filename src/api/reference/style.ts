@@ -57,7 +57,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .intro h1 { font-size: 32px; letter-spacing: -0.01em; margin-bottom: 10px; }
 .lead { font-size: 17px; color: #33414e; max-width: 62em; }
 .facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 12px; margin: 22px 0 18px; }
-.fact { border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; background: var(--soft); }
+.fact { border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px; background: var(--soft); font-size: 14px; }
 .fact code { background: none; border: 0; padding: 0; white-space: normal; word-break: break-all; }
 .fact-label { font-size: 11.5px; font-weight: 700; letter-spacing: 0.07em; text-transform: uppercase; color: var(--muted); margin-bottom: 4px; }
 .topic { padding: 28px 0 6px; border-bottom: 1px solid var(--line); max-width: 62em; }
