@@ -53,7 +53,8 @@ describe('loadConfig', () => {
   });
 
   it('selects the HTTP geocoder API by prefix: svc (or a bare URL), nominatim, photon', () => {
-    const ua = `svc-api/${pkg.version} (+https://svc.example/docs)`;
+    // Without SVC_DOCS_URL the docs are the server's own (a local address): the User-Agent names only the service.
+    const ua = `svc-api/${pkg.version}`;
     expect(loadConfig({ SVC_GEOCODER: 'svc:http://127.0.0.1:7001/' }).geocoder).toEqual({
       kind: 'svc', url: 'http://127.0.0.1:7001', timeoutMs: 5000, userAgent: ua,
     });
@@ -63,6 +64,8 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ SVC_GEOCODER: 'Photon:http://10.0.0.5:2322', SVC_GEOCODER_USER_AGENT: 'acme-air/2 (ops@acme.example)' }).geocoder,
     ).toEqual({ kind: 'photon', url: 'http://10.0.0.5:2322', timeoutMs: 5000, userAgent: 'acme-air/2 (ops@acme.example)' });
+    expect(loadConfig({ SVC_GEOCODER: 'photon:http://h', SVC_DOCS_URL: 'https://api.example.be/docs/' }).geocoder)
+      .toMatchObject({ userAgent: `svc-api/${pkg.version} (+https://api.example.be/docs)` });
     expect(Object.isFrozen(loadConfig({ SVC_GEOCODER: 'photon:http://h' }).geocoder)).toBe(true);
   });
 
