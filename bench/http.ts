@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generatePreset } from '../src/model/generate.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
+import { presetPlans } from '../src/model/presets.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import { load, startChild, type LoadSpec, type ServerChild } from './http-load.js';
 import type { BenchResult } from './registry.js';
@@ -49,7 +50,7 @@ const STATS_PATH = '/v1/historical/stats?lat=50.8466&lon=4.3519&radius=25';
 const TARGET_RATIO = 0.8;
 const TARGET_P99_MS = 20;
 /** The datasets of the fixture preset. */
-const DATASETS = ['brussels_extended', 'ghent', 'belgium_lowres'];
+const DATASETS = presetPlans('fixture').map((plan) => plan.id);
 
 /** The fixture datasets of the tests when present, else the same preset generated once into data/bench-http. */
 async function benchData(): Promise<string> {

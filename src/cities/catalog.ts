@@ -1,12 +1,13 @@
 /**
- * The covered cities: every CityEntry and CityDetail field of the spec, plus the dataset that answers inside each
- * city's high-resolution zone. Boundaries and bboxes are derived from the zone rectangles (zones.ts), so the published
- * boundary, the coverage test and the dataset extent cannot drift apart.
+ * The covered cities and the datasets that answer statistics: every CityEntry and CityDetail field of the spec, plus,
+ * per city, the dataset that answers inside its high-resolution zone. Code asks this data which dataset answers and how
+ * it samples; it never branches on a city's name. Boundaries and bboxes are derived from the zone rectangles
+ * (zones.ts), so the published boundary, the coverage test and the street-level dataset's extent cannot drift apart.
  */
 import { rectToWgs84Ring } from '../geo/rect-ring.js';
 import type { LambertRect } from '../geo/rect-ring.js';
 import { bboxOf } from '../geo/polygon.js';
-import type { BoundaryFeature, CityConfig } from './city-types.js';
+import type { AnsweringDataset, AnsweringDatasetEntry, BoundaryFeature, CityConfig } from './city-types.js';
 import { BRUSSELS_ZONE, GHENT_ZONE } from './zones.js';
 
 /** Spacing of the vertices along a zone's edges in its published boundary, metres. */
@@ -14,6 +15,20 @@ export const BOUNDARY_STEP_M = 100;
 
 /** The nationwide answer outside every city zone but inside Belgium (spec: dataset `belgium_lowres`). */
 export const NATIONWIDE = Object.freeze({ dataset: 'belgium_lowres', reference_year: 2023 } as const);
+
+/**
+ * The only datasets statistics come from (spec: inside the Brussels zone the street-level model `brussels_extended`,
+ * elsewhere in Belgium the nationwide `belgium_lowres`), with how each samples a location.
+ */
+export const ANSWERING_DATASETS: Readonly<Record<AnsweringDataset, AnsweringDatasetEntry>> = Object.freeze({
+  brussels_extended: Object.freeze({ id: 'brussels_extended', sampling: 'street' }),
+  belgium_lowres: Object.freeze({ id: 'belgium_lowres', sampling: 'containing-cell' }),
+});
+
+/** Whether answers from `dataset` use the cell containing the location whatever radius was asked (spec rule 5). */
+export function ignoresRadius(dataset: AnsweringDataset): boolean {
+  return ANSWERING_DATASETS[dataset].sampling === 'containing-cell';
+}
 
 /** Shown with the data; names the model and the source of the national boundary (zone outlines are our own). */
 const ATTRIBUTION =
@@ -75,12 +90,18 @@ export const CITIES: readonly CityConfig[] = Object.freeze([
     products: { geocode: true, historical: true, realtime: false, forecast: false, reports: true, map: false },
     reference_year: 2023,
     attribution: ATTRIBUTION,
-    dataset: 'ghent',
+    // No street-level model of Ghent: inside its zone the nationwide dataset answers, restricted to `metrics`.
+    dataset: 'belgium_lowres',
     zone: GHENT_ZONE,
   }),
 ]);
 
 const BY_ID: ReadonlyMap<string, CityConfig> = new Map(CITIES.map((city) => [city.id, city]));
+
+/** The cities answered by a street-level dataset (the ones a whole-city precompute applies to). */
+export function streetLevelCities(): readonly CityConfig[] {
+  return CITIES.filter((city) => ANSWERING_DATASETS[city.dataset].sampling === 'street');
+}
 
 /** The city with this id, or `undefined` when no covered city has it. */
 export function getCity(id: string): CityConfig | undefined {

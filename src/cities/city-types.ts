@@ -19,6 +19,22 @@ export interface BoundaryFeature {
   readonly geometry: { readonly type: 'Polygon'; readonly coordinates: readonly (readonly (readonly [number, number])[])[] };
 }
 
+/** The datasets statistics are answered from (spec: `meta.dataset` is one of these); described in catalog.ts. */
+export type AnsweringDataset = 'brussels_extended' | 'belgium_lowres';
+
+/**
+ * How an answering dataset samples a location. `street`: the street-level model — the cell containing the point, the
+ * nearest outdoor cells for a point inside a building, or every outdoor cell within a radius. `containing-cell`: a
+ * low-resolution grid — always the cell containing the point, any radius ignored.
+ */
+export type DatasetSampling = 'street' | 'containing-cell';
+
+/** One answering dataset: its id and how it samples. */
+export interface AnsweringDatasetEntry {
+  readonly id: AnsweringDataset;
+  readonly sampling: DatasetSampling;
+}
+
 /** One covered city: every CityEntry and CityDetail field, plus the dataset that answers inside it. */
 export interface CityConfig {
   readonly id: string;
@@ -33,12 +49,15 @@ export interface CityConfig {
   readonly reference_year: number;
   readonly attribution: string;
   readonly boundary: BoundaryFeature;
-  /** Id of the dataset that answers inside the boundary (e.g. `brussels_extended`). */
-  readonly dataset: string;
+  /**
+   * The dataset that answers inside the boundary: the street-level model where the city has one (Brussels), else the
+   * nationwide dataset (Ghent: its zone and boundary decide `city` and `covered`, its values come from `belgium_lowres`).
+   */
+  readonly dataset: AnsweringDataset;
 }
 
 /** Where a location falls: inside a covered city, elsewhere in Belgium (nationwide dataset), or outside. */
 export type Coverage =
-  | { readonly kind: 'city'; readonly city: CityConfig; readonly dataset: string }
+  | { readonly kind: 'city'; readonly city: CityConfig; readonly dataset: AnsweringDataset }
   | { readonly kind: 'nationwide'; readonly dataset: 'belgium_lowres' }
   | { readonly kind: 'outside' };

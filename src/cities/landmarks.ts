@@ -1,7 +1,8 @@
 /**
- * Landmark squares of each city's high-resolution zone (WGS 84). They are the reference locations of the air benchmark
- * (`air.benchmark`: the mean good-air share over them, each sampled like a point query), and the stand-in city model
- * keeps them open (a square, not a building block), as they are in the real city.
+ * Landmark squares of the zones answered by a street-level dataset (WGS 84). They are the reference locations of the
+ * air benchmark (`air.benchmark`: the mean good-air share over them, each sampled like a point query), and the stand-in
+ * city model keeps them open (a square, not a building block), as they are in the real city. A city answered by the
+ * nationwide dataset (Ghent) has none: its 5 km cells hold no squares, and no benchmark is computed for it.
  */
 export interface ReferenceLocation {
   readonly name: string;
@@ -17,11 +18,5 @@ export const REFERENCE_LOCATIONS: Readonly<Record<string, readonly ReferenceLoca
     { name: 'Gare Centrale', lat: 50.84524, lon: 4.35703 },
     { name: 'Mont des Arts', lat: 50.84409, lon: 4.35565 },
     { name: 'Place du Grand Sablon', lat: 50.84032, lon: 4.35581 },
-  ],
-  ghent: [
-    { name: 'Korenmarkt', lat: 51.05466, lon: 3.72161 },
-    { name: 'Graslei', lat: 51.05565, lon: 3.72086 },
-    { name: 'Vrijdagmarkt', lat: 51.05747, lon: 3.72585 },
-    { name: 'Sint-Baafsplein', lat: 51.05326, lon: 3.72573 },
   ],
 });

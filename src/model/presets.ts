@@ -1,10 +1,12 @@
-import { BRUSSELS_ZONE, GHENT_ZONE, NATIONWIDE_EXTENT, type ZoneRect } from '../cities/zones.js';
+import { BRUSSELS_ZONE, NATIONWIDE_EXTENT, type ZoneRect } from '../cities/zones.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { HourlyField } from '../store/dataset-types.js';
 
 /**
- * What `svc data generate` writes for each preset. Coverage areas are the same for demo and fixture (the city zones
- * and Belgium's extent); the fixture is coarser so tests generate it in seconds.
+ * What `svc data generate` writes for each preset: exactly the datasets statistics are answered from
+ * (`ANSWERING_DATASETS` of the catalogue) — the Brussels street-level model over its zone and the nationwide grid
+ * over Belgium's extent. Other covered cities (Ghent) have no dataset of their own: the nationwide one answers there.
+ * Coverage areas are the same for demo and fixture; the fixture is coarser so tests generate it in seconds.
  */
 
 /** Generation presets. */
@@ -33,7 +35,6 @@ function landmarksOf(city: string): [number, number][] {
 }
 
 const ALL_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'];
-const AIR_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10'];
 const LOWRES_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'utci'];
 
 /** The benchmark block: 128 m × 128 m at 1 m in the south-west corner of the Brussels zone. */
@@ -50,19 +51,15 @@ export function presetPlans(preset: Preset): DatasetPlan[] {
     id: 'brussels_extended', title: 'Brussels street-level model', model: 'street', rect: BRUSSELS_ZONE,
     resolution_m, fields: ALL_FIELDS, chunkCells: 8, landmarks: landmarksOf('brussels'),
   });
-  const ghent = (resolution_m: number): DatasetPlan => ({
-    id: 'ghent', title: 'Ghent street-level air model', model: 'street', rect: GHENT_ZONE,
-    resolution_m, fields: AIR_FIELDS, chunkCells: 8, landmarks: landmarksOf('ghent'),
-  });
   const belgium = (resolution_m: number): DatasetPlan => ({
     id: 'belgium_lowres', title: 'Belgium nationwide low-resolution model', model: 'lowres', rect: NATIONWIDE_EXTENT,
     resolution_m, fields: LOWRES_FIELDS, chunkCells: 8,
   });
   switch (preset) {
     case 'demo':
-      return [brussels(10), ghent(10), belgium(5000)];
+      return [brussels(10), belgium(5000)];
     case 'fixture':
-      return [brussels(20), ghent(40), belgium(20000)];
+      return [brussels(20), belgium(20000)];
     case 'bench':
       return [{
         id: 'bench_1m', title: 'Benchmark block at 1 m', model: 'street', rect: BENCH_RECT, resolution_m: 1,

@@ -19,6 +19,7 @@ import type { DamageRegistry } from '../store/damage-registry.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from './clock.js';
+import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from './historical-answer.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';
 import { SingleFlight } from './single-flight.js';
 import { statsEnvelope } from './stats-envelope.js';
@@ -95,33 +96,18 @@ export class HistoricalService {
     }
 
     const where = await locate(query, this.#deps.geocoder);
-    const city = where.coverage.kind === 'city' ? where.coverage.city : undefined;
+    const city = coveringCityOf(where);
     if (city !== undefined) {
       checkCity(key, city.id);
       if (!city.products.historical) throw new ProductUnavailableError(`The city '${city.id}' does not offer historical statistics.`);
-      const unmodelled = (named ?? []).filter((m) => !city.metrics.includes(m));
-      if (unmodelled.length > 0) {
-        throw new ProductUnavailableError(`The city '${city.id}' does not model ${unmodelled.map((m) => `'${m}'`).join(', ')}.`);
-      }
+      checkCityMetrics(city, named, held);
     }
 
-    const request: StatsRequest = {
-      dataset: where.coverage.dataset,
-      lat: where.lat,
-      lon: where.lon,
-      // Nationwide answers always sample the containing cell: the radius is ignored (spec rule 5).
-      ...(city !== undefined && query.radius !== undefined ? { radius_m: query.radius } : {}),
-    };
+    const request = statsRequestAt(where, query.radius);
     const { stats, cache } = await this.#lookup(request);
-
-    const metrics = (named ?? held).filter((m) => stats.blocks[m] !== undefined);
-    const lacking = (named ?? []).filter((m) => stats.blocks[m] === undefined);
-    if (lacking.length > 0) {
-      throw new ProductUnavailableError(`The dataset '${request.dataset}' does not model ${lacking.map((m) => `'${m}'`).join(', ')}.`);
-    }
-    if (metrics.length === 0) {
-      throw new ProductUnavailableError(`The dataset '${request.dataset}' models none of the metrics this API key holds.`);
-    }
+    const metrics = answerMetrics({
+      city, dataset: request.dataset, named, held, computed: (m) => stats.blocks[m] !== undefined,
+    });
     const body = statsEnvelope({ city, address: where.address, lat: where.lat, lon: where.lon, stats, metrics });
     const replayable = query.address === undefined || this.#deps.geocoder.stable;
     return { body, cache, cityId: city?.id ?? null, replayable };

@@ -39,10 +39,7 @@ export interface Located {
   /** Rounded to 5 decimals. */
   readonly lat: number;
   readonly lon: number;
-  readonly coverage: { readonly kind: 'city'; readonly city: CityConfig; readonly dataset: string } | {
-    readonly kind: 'nationwide';
-    readonly dataset: 'belgium_lowres';
-  };
+  readonly coverage: Exclude<Coverage, { kind: 'outside' }>;
 }
 
 /** The spec's combination rules: an address, or both lat and lon, never both forms and never only one coordinate. */

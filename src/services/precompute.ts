@@ -4,11 +4,15 @@
  * the coverage-area summer-night mean UTCI (`thermal.summer_night_vs_city_c`) and the air benchmark over documented
  * reference locations (`air.benchmark`).
  *
+ * Only cities answered by a street-level dataset are precomputed (`streetLevelCities`): a city answered by the
+ * nationwide dataset (Ghent) has no grid of its own to precompute, and its answers carry neither reference.
+ *
  * Resumable: each finished chunk row is saved under `<dataset>.precompute-partial/`; a rerun skips saved rows (as long
  * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
  */
 import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
 import { computeDataset, precomputedDir, type CityReferences } from '../compute/dataset-cache.js';
 import type { LocalCompute } from '../compute/local-compute.js';
@@ -52,13 +56,24 @@ async function saveRow(partial: string, value: PrecomputeRowValue): Promise<void
   await rename(`${file}.tmp`, file);
 }
 
-/** Runs the precompute of `city`'s dataset with `compute`. */
+/** Throws ValidationError unless `city` is answered by a street-level dataset (the only kind precomputed). */
+export function checkPrecomputable(city: CityConfig): void {
+  if (ANSWERING_DATASETS[city.dataset].sampling === 'street') return;
+  const eligible = streetLevelCities().map((c) => c.id).join(', ');
+  throw new ValidationError(
+    `City '${city.id}' is answered by the nationwide dataset '${city.dataset}', which has no street-level grid to ` +
+      `precompute; precompute runs for cities with a street-level dataset: ${eligible}.`,
+  );
+}
+
+/** Runs the precompute of `city`'s dataset with `compute`; the city must be answered by a street-level dataset. */
 export async function precomputeCity(
   compute: LocalCompute,
   dataDir: string,
   city: CityConfig,
   progress?: PrecomputeProgress,
 ): Promise<PrecomputeSummary> {
+  checkPrecomputable(city);
   const ds = await computeDataset(dataDir, city.dataset);
   const { grid, chunk } = ds.reader;
   const chunkRows = Math.ceil(grid.ny / chunk.rows);

@@ -57,7 +57,7 @@ export interface GridGeometry {
 
 /** Group attributes of a dataset (the `.zattrs` of the root group). */
 export interface DatasetAttrs {
-  /** Dataset id: `brussels_extended`, `belgium_lowres`, `ghent`, ... */
+  /** Dataset id: `brussels_extended`, `belgium_lowres`, `bench_1m`, ... */
   readonly dataset: string;
   readonly title: string;
   readonly crs_epsg: number;

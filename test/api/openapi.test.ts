@@ -60,6 +60,15 @@ describe('GET /v1/openapi.json', () => {
     expect(params('/v1/cities').product!.schema).toMatchObject({ enum: ['geocode', 'historical', 'realtime', 'forecast', 'reports', 'map'] });
   });
 
+  it('limits meta.dataset of statistics to the spec\'s two datasets', () => {
+    const ok = op('/v1/historical/stats').responses['200'] as unknown as {
+      content: Record<string, { schema: { properties: { meta: { properties: { dataset: { enum: string[]; description: string } } } } } }>;
+    };
+    const dataset = ok.content['application/json']!.schema.properties.meta.properties.dataset;
+    expect(dataset.enum).toEqual(['brussels_extended', 'belgium_lowres']);
+    expect(dataset.description).not.toMatch(/another city/);
+  });
+
   it('documents the scales ETag and 304, and X-Cache on statistics', () => {
     expect(op('/v1/scales').responses).toHaveProperty('304');
     expect(op('/v1/scales').responses['200']!.headers).toHaveProperty('ETag');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CITIES, NATIONWIDE, getCity } from '../../src/cities/catalog.js';
+import { ANSWERING_DATASETS, CITIES, NATIONWIDE, getCity, ignoresRadius, streetLevelCities } from '../../src/cities/catalog.js';
 import { METRICS, PRODUCTS } from '../../src/cities/city-types.js';
 import { isClosedRing, ringArea } from '../../src/geo/polygon.js';
 
@@ -35,7 +35,7 @@ describe('city catalogue: every CityEntry and CityDetail field of the spec', () 
 
     expect(Number.isInteger(city.reference_year)).toBe(true);
     expect(city.attribution.length).toBeGreaterThan(0);
-    expect(city.dataset.length).toBeGreaterThan(0);
+    expect(Object.keys(ANSWERING_DATASETS)).toContain(city.dataset);
   });
 
   it.each(CITIES.map((c) => [c.id, c] as const))('%s has a GeoJSON boundary: one closed ring whose bbox is the bbox', (
@@ -90,13 +90,13 @@ describe('the decided cities', () => {
     expect(c.boundary.geometry.coordinates[0]).toHaveLength(57);
   });
 
-  it('Ghent: geocode, historical and reports only, air and noise, no map, dataset ghent', () => {
+  it('Ghent: geocode, historical and reports only, air and noise, no map, answered by belgium_lowres', () => {
     const c = getCity('ghent')!;
     expect([c.name, c.country, c.timezone, c.dataset, c.reference_year]).toEqual([
       'Ghent',
       'BE',
       'Europe/Brussels',
-      'ghent',
+      'belgium_lowres',
       2023,
     ]);
     expect(c.products).toEqual({
@@ -114,5 +114,19 @@ describe('the decided cities', () => {
 
   it('names the nationwide dataset', () => {
     expect(NATIONWIDE).toEqual({ dataset: 'belgium_lowres', reference_year: 2023 });
+  });
+
+  it('answers only from the spec\'s two datasets: the street-level model honours a radius, the nationwide grid not', () => {
+    expect(ANSWERING_DATASETS).toEqual({
+      brussels_extended: { id: 'brussels_extended', sampling: 'street' },
+      belgium_lowres: { id: 'belgium_lowres', sampling: 'containing-cell' },
+    });
+    expect(ignoresRadius('brussels_extended')).toBe(false);
+    expect(ignoresRadius('belgium_lowres')).toBe(true);
+    expect(ignoresRadius(NATIONWIDE.dataset)).toBe(true);
+  });
+
+  it('precomputes only the cities answered by a street-level dataset', () => {
+    expect(streetLevelCities().map((c) => c.id)).toEqual(['brussels']);
   });
 });

@@ -47,8 +47,10 @@ describe('resolveCoverage', () => {
     expect(c.dataset).toBe('brussels_extended');
   });
 
-  it('answers Korenmarkt from the Ghent dataset', () => {
-    expect(resolveCoverage(51.0546, 3.7215)).toMatchObject({ kind: 'city', dataset: 'ghent' });
+  it('answers Korenmarkt inside the Ghent zone (city ghent) from the nationwide dataset', () => {
+    const c = resolveCoverage(51.0546, 3.7215);
+    expect(c).toMatchObject({ kind: 'city', dataset: 'belgium_lowres' });
+    if (c.kind === 'city') expect(c.city).toBe(getCity('ghent'));
   });
 
   it.each([

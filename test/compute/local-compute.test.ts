@@ -36,7 +36,7 @@ describe('local compute pool', () => {
   const cases: [string, StatsRequest][] = [
     ['a point in Brussels', { dataset: 'brussels_extended', lat: 50.8467, lon: 4.3525 }],
     ['a 50 m radius in Brussels', { dataset: 'brussels_extended', lat: 50.8462, lon: 4.3540, radius_m: 50 }],
-    ['a point in Ghent (air only)', { dataset: 'ghent', lat: 51.0546, lon: 3.7215 }],
+    ['a point in Ghent (nationwide grid)', { dataset: 'belgium_lowres', lat: 51.0546, lon: 3.7215 }],
     ['a nationwide point', { dataset: 'belgium_lowres', lat: 50.6326, lon: 5.5797, radius_m: 30 }],
   ];
 
@@ -61,8 +61,6 @@ describe('local compute pool', () => {
   });
 
   it('omits blocks the dataset does not model', async () => {
-    const ghent = await compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 });
-    expect(Object.keys(ghent.blocks)).toEqual(['air']);
     const lowres = await compute.computeStats({ dataset: 'belgium_lowres', lat: 50.6326, lon: 5.5797 });
     expect(Object.keys(lowres.blocks).sort()).toEqual(['air', 'thermal']);
   });
@@ -76,7 +74,7 @@ describe('local compute pool', () => {
 
   it('fails only the task of a crashing thread and keeps serving', async () => {
     await expect(compute.runTask({ kind: 'fault', action: 'exit' })).rejects.toBeInstanceOf(UpstreamError);
-    const after = await compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 });
+    const after = await compute.computeStats({ dataset: 'belgium_lowres', lat: 51.0546, lon: 3.7215 });
     expect(after.blocks.air).toBeDefined();
   });
 
@@ -88,7 +86,7 @@ describe('local compute pool', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      compute.computeStats({ dataset: 'ghent', lat: 51.0546, lon: 3.7215 }, controller.signal),
+      compute.computeStats({ dataset: 'belgium_lowres', lat: 51.0546, lon: 3.7215 }, controller.signal),
     ).rejects.toThrow();
   });
 

@@ -138,12 +138,16 @@ describe('GET /v1/historical/stats elsewhere', () => {
     expectBlocks(res.json, ['air', 'thermal']);
   });
 
-  it('answers Ghent with air only; naming wind is 422 product_unavailable', async () => {
-    const res = await stats('lat=51.0543&lon=3.7217');
+  it('answers Ghent from the nationwide dataset with city ghent and air only, radius ignored', async () => {
+    const res = await stats('lat=51.0543&lon=3.7217&radius=25');
     expect(res.status, res.text).toBe(200);
     expect(res.json.city).toEqual({ id: 'ghent', name: 'Ghent', country: 'BE' });
-    expect(res.json.meta.dataset).toBe('ghent');
+    expect(res.json.meta).toMatchObject({ dataset: 'belgium_lowres', sampling: 'point', n_cells: 1, metrics: ['air'] });
+    expect(res.json.meta).not.toHaveProperty('radius_m');
     expectBlocks(res.json, ['air']);
+    // The same cell answered nationwide (no city) carries thermal too; Ghent answers only what Ghent models.
+    const thermal = expectProblem(await stats('lat=51.0543&lon=3.7217&metrics=thermal'), 422, 'product_unavailable');
+    expect(thermal.detail).toContain('thermal');
     const wind = expectProblem(await stats('lat=51.0543&lon=3.7217&metrics=air,wind'), 422, 'product_unavailable');
     expect(wind.detail).toContain('wind');
   });

@@ -4,5 +4,5 @@ import { PROJECT_ROOT } from '../../src/util/paths.js';
 /** Seed of the shared test fixture. */
 export const FIXTURE_SEED = 7;
 
-/** Directory holding the fixture datasets (`brussels_extended`, `ghent`, `belgium_lowres`), made by global setup. */
+/** Directory holding the fixture datasets (`brussels_extended`, `belgium_lowres`), made by global setup. */
 export const FIXTURE_DATA_DIR = join(PROJECT_ROOT, '.fixtures', 'data');

@@ -1,5 +1,5 @@
 /**
- * The model service over the generator's fixture datasets (brussels_extended, ghent, belgium_lowres), reached the way
+ * The model service over the generator's fixture datasets (brussels_extended, belgium_lowres), reached the way
  * `svc serve` reaches it by default: embedded, on a loopback port, through the upstream client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,12 +55,13 @@ describe('model service over the fixture datasets', () => {
     for (const r of forecast.records) expectPlausible(r, { wind: true, utci: true });
   });
 
-  it('serves Ghent (air only) and the nationwide dataset (one cell, no wind)', async () => {
-    const ghent = await connection.client.live('ghent', { lat: 51.0545, lon: 3.7213, radius: 50 });
-    for (const r of ghent.records) expectPlausible(r, { wind: false, utci: false });
+  it('serves the nationwide dataset (one cell, no wind), Ghent\'s zone included, and no dataset of Ghent\'s own', async () => {
     const namur = await connection.client.live('belgium_lowres', { lat: 50.465, lon: 4.866, radius: 30 });
     expect(namur).toMatchObject({ sampling: 'point', n_cells: 1 });
     for (const r of namur.records) expectPlausible(r, { wind: false, utci: true });
+    const korenmarkt = await connection.client.live('belgium_lowres', { lat: 51.0545, lon: 3.7213, radius: 50 });
+    expect(korenmarkt).toMatchObject({ dataset: 'belgium_lowres', sampling: 'point', n_cells: 1 });
+    await expect(connection.client.live('ghent', { lat: 51.0545, lon: 3.7213 })).rejects.toThrow(/404/);
   });
 
   it('serves city-wide slices of the live hour', async () => {

@@ -102,7 +102,7 @@ describe('model service: live records', () => {
 
   it('refuses places outside the dataset, unknown datasets and bad parameters', async () => {
     await expect(service.live(ID, { lat: 50.85, lon: 4.2 })).rejects.toBeInstanceOf(OutsideCoverageError);
-    await expect(service.live('ghent', { lat: 51.05, lon: 3.72 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.live('no_such_dataset', { lat: 51.05, lon: 3.72 })).rejects.toBeInstanceOf(NotFoundError);
     await expect(service.live(ID, { ...cellLatLon(2, 2), radius: 60 })).rejects.toBeInstanceOf(ValidationError);
     await expect(service.live(ID, { ...cellLatLon(2, 2), hours: 0 })).rejects.toBeInstanceOf(ValidationError);
     expect((await service.live(ID, { ...cellLatLon(2, 2), hours: 3 })).records).toHaveLength(3);

@@ -67,7 +67,7 @@ describe('model service HTTP contract', () => {
 
   it.each([
     ['/nope', 404, 'not_found'],
-    ['/datasets/ghent', 404, 'not_found'],
+    ['/datasets/no_such_dataset', 404, 'not_found'],
     ['/datasets/brussels_extended/other', 404, 'not_found'],
     ['/datasets/brussels_extended/live', 400, 'validation_error'],
     [`/datasets/brussels_extended/live?lat=${lat}`, 400, 'validation_error'],
@@ -116,7 +116,7 @@ describe('model service client', () => {
   it('passes a radius without outdoor cells through as outside_coverage, and other refusals as upstream errors', async () => {
     const inside = cellLatLon(5, 5);
     await expect(client().live('brussels_extended', { ...inside, radius: 5 })).rejects.toBeInstanceOf(OutsideCoverageError);
-    const err = await client().live('ghent', { lat, lon }).catch((e: unknown) => e);
+    const err = await client().live('no_such_dataset', { lat, lon }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as Error).message).toBe('The model service answered HTTP 404; retrying is reasonable.');
   });

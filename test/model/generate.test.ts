@@ -3,6 +3,8 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWERING_DATASETS, CITIES } from '../../src/cities/catalog.js';
+import { BRUSSELS_ZONE, NATIONWIDE_EXTENT } from '../../src/cities/zones.js';
 import { SURFACE } from '../../src/model/cell-features.js';
 import { generatePreset, planFeatures, planGrid } from '../../src/model/generate.js';
 import { presetPlans } from '../../src/model/presets.js';
@@ -127,7 +129,7 @@ describe('generator determinism', () => {
   it('writes identical data for the same seed and different data for another', async () => {
     const run = async (name: string, seed: number) => {
       const [dir] = await generatePreset({
-        preset: 'fixture', outDir: join(root, name), seed, datasets: ['ghent'], threads: 1, progress: false,
+        preset: 'fixture', outDir: join(root, name), seed, datasets: ['belgium_lowres'], threads: 1, progress: false,
       });
       return checksum(dir);
     };
@@ -136,5 +138,29 @@ describe('generator determinism', () => {
     const c = await run('c', 12);
     expect(a).toBe(b);
     expect(c).not.toBe(a);
+  });
+
+  it('lays out the same street-level city for the same seed and another for a different seed', () => {
+    const plan = presetPlans('fixture').find((p) => p.id === 'brussels_extended')!;
+    const grid = planGrid(plan);
+    const a = planFeatures(plan, grid, 11);
+    expect(planFeatures(plan, grid, 11).surface).toEqual(a.surface);
+    expect(planFeatures(plan, grid, 11).windFactor).toEqual(a.windFactor);
+    expect(planFeatures(plan, grid, 12).surface).not.toEqual(a.surface);
+  });
+});
+
+describe('presets', () => {
+  it('write exactly the datasets statistics are answered from, the street-level one over the Brussels zone', () => {
+    for (const preset of ['demo', 'fixture'] as const) {
+      const plans = presetPlans(preset);
+      expect(plans.map((p) => p.id).sort()).toEqual(Object.keys(ANSWERING_DATASETS).sort());
+      expect(plans.find((p) => p.id === 'brussels_extended')!.rect).toEqual(BRUSSELS_ZONE);
+      expect(plans.find((p) => p.id === 'belgium_lowres')!.rect).toEqual(NATIONWIDE_EXTENT);
+    }
+  });
+
+  it('give every city a dataset that a preset writes', () => {
+    for (const city of CITIES) expect(presetPlans('demo').map((p) => p.id)).toContain(city.dataset);
   });
 });

@@ -103,6 +103,24 @@ describe('HistoricalService: answers', () => {
     expect((await stats(NAMUR)).cache).toBe('hit');
   });
 
+  it('answers a Ghent point from belgium_lowres with city ghent, only the metrics Ghent models, radius ignored', async () => {
+    const result = await stats({ ...GHENT, radius: 30 });
+    expect(result.cityId).toBe('ghent');
+    const body = JSON.parse(result.body);
+    expect(Object.keys(body)).toEqual(['city', 'location', 'meta', 'air']);
+    expect(body.city).toEqual({ id: 'ghent', name: 'Ghent', country: 'BE' });
+    expect(body.meta).toMatchObject({ dataset: 'belgium_lowres', sampling: 'point', n_cells: 1, metrics: ['air'] });
+    expect(body.meta).not.toHaveProperty('radius_m');
+    expect(compute.calls).toEqual([{ dataset: 'belgium_lowres', lat: 51.0545, lon: 3.7213 }]);
+    expect((await stats(GHENT)).cache).toBe('hit');
+    expect(JSON.parse((await stats({ ...GHENT, metrics: ['air'] })).body).meta.metrics).toEqual(['air']);
+  });
+
+  it('needs the city scope for a Ghent answer although the nationwide dataset answers it', async () => {
+    expect(await codeOf(stats(GHENT, { ...KEY, cities: ['brussels'] }))).toBe('forbidden');
+    expect(await codeOf(stats(GHENT, { ...KEY, cities: ['ghent'] }))).toBe('ok');
+  });
+
   it('names the city whose scope an answer needed and whether its body may be replayed', async () => {
     expect(await stats(BRUSSELS)).toMatchObject({ cityId: 'brussels', replayable: true });
     expect(await stats(NAMUR)).toMatchObject({ cityId: null, replayable: true });
@@ -177,12 +195,15 @@ describe('HistoricalService: refusals, in the spec order', () => {
 
   it('422 product_unavailable for a named metric the city or dataset does not model', async () => {
     expect(await codeOf(stats({ ...GHENT, metrics: ['thermal'] }))).toBe('product_unavailable');
+    // The nationwide dataset holds wind here; Ghent does not model it, so it is refused all the same.
+    expect(await codeOf(stats({ ...GHENT, metrics: ['air', 'wind'] }))).toBe('product_unavailable');
     expect(compute.calls).toHaveLength(0);
     expect(await codeOf(stats({ ...NAMUR, metrics: ['air', 'thermal'] }))).toBe('product_unavailable');
   });
 
-  it('422 product_unavailable when nothing the key holds is modelled', async () => {
+  it('422 product_unavailable when nothing the key holds is modelled, before any work', async () => {
     expect(await codeOf(stats(GHENT, { ...KEY, metrics: ['wind', 'thermal'] }))).toBe('product_unavailable');
+    expect(compute.calls).toHaveLength(0);
   });
 
   it('422 outside_coverage when the radius holds no outdoor cell; nothing is cached', async () => {

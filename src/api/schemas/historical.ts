@@ -3,7 +3,12 @@
  * assembled from cached JSON text, so the 200 schema documents the shape rather than serialising it.
  */
 import { Type, type TSchema } from 'typebox';
+import { ANSWERING_DATASETS } from '../../cities/catalog.js';
+import type { AnsweringDataset } from '../../cities/city-types.js';
 import { CityRefSchema, nullable, stringEnum } from './common.js';
+
+/** The values of `meta.dataset`. */
+const ANSWERING_DATASET_IDS = Object.keys(ANSWERING_DATASETS) as AnsweringDataset[];
 
 /** The `metrics` parameter pattern, from the spec. */
 export const METRICS_PATTERN = '^(air|wind|thermal)(,(air|wind|thermal)){0,2}$';
@@ -104,13 +109,17 @@ export const StatsEnvelopeSchema = Type.Object({
     { description: 'The location as used.' },
   ),
   meta: Type.Object({
-    dataset: Type.String({ description: 'brussels_extended or belgium_lowres (or another city dataset).' }),
+    dataset: stringEnum(ANSWERING_DATASET_IDS, {
+      description:
+        'Which dataset answered: brussels_extended (the street-level model) inside the Brussels zone, belgium_lowres ' +
+        '(the nationwide dataset) everywhere else in Belgium, Ghent\'s zone included.',
+    }),
     reference_year: Type.Integer({ description: 'Year the statistics describe.' }),
     sampling: stringEnum(['point', 'nearest_outdoor', 'radius'], {
       description: 'point: the cell containing the location; nearest_outdoor: inside a building, the nearest outdoor cells; radius: every outdoor cell within the radius.',
     }),
     distance_m: Type.Optional(Type.Number({ description: 'Only for nearest_outdoor: distance to the nearest outdoor cell centre, metres (0.1 m).' })),
-    radius_m: Type.Optional(Type.Number({ description: 'Only when a radius was supplied and used (never on nationwide answers).' })),
+    radius_m: Type.Optional(Type.Number({ description: 'Only when a radius was supplied and used (never on belgium_lowres answers).' })),
     n_cells: Type.Integer({ description: 'Outdoor grid cells averaged.' }),
     hours: Type.Integer({ description: 'Hourly records in the reference year.' }),
     generated_utc: Type.String({ format: 'date-time', description: 'When the statistics were computed (a cached answer keeps it).' }),

@@ -9,8 +9,8 @@ import { parseCount } from '../options.js';
 const USAGE = `Usage: svc data generate --demo|--fixture|--bench [--out DIR] [--seed N] [--threads N]
 
 Writes the stand-in city model's datasets (Zarr v2, xarray-readable) under DIR/<dataset id>:
-  --demo      brussels_extended (10 m), ghent (10 m, air only), belgium_lowres (5 km, air and thermal)
-  --fixture   the same three datasets at coarse resolution, for tests (seconds)
+  --demo      brussels_extended (10 m), belgium_lowres (5 km, air and thermal; also answers inside Ghent's zone)
+  --fixture   the same two datasets at coarse resolution, for tests (seconds)
   --bench     bench_1m: a 128 m x 128 m block at 1 m for the query benchmarks
 Options:
   --out DIR     output directory (default data/<preset>)

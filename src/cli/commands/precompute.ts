@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CITIES, getCity } from '../../cities/catalog.js';
+import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
 import { ValidationError } from '../../errors.js';
-import { precomputeCity } from '../../services/precompute.js';
+import { checkPrecomputable, precomputeCity } from '../../services/precompute.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
 import { parseCount } from '../options.js';
@@ -14,7 +14,8 @@ Computes point statistics for every outdoor cell of the city's dataset with all 
 (rating and score per metric, good-air share, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-
 readable), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
 where it stopped. Restart the server afterwards so it picks the references up.
-Cities: ${CITIES.map((c) => c.id).join(', ')}`;
+Cities: ${streetLevelCities().map((c) => c.id).join(', ')} (the cities answered by a street-level dataset; the others
+are answered by the nationwide dataset and have no grid of their own to precompute).`;
 
 /** `svc precompute`. */
 export const precomputeCommand: Command = {
@@ -29,6 +30,7 @@ export const precomputeCommand: Command = {
     if (!values.city) throw new ValidationError('--city ID is required.');
     const city = getCity(values.city);
     if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
+    checkPrecomputable(city);
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const dataDir = resolve(values.data);
     const compute = await createLocalCompute({ dataDir, threads });

@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveCoverage } from '../../cities/coverage.js';
 import { STAT_METRICS, type StatMetric } from '../../cities/city-types.js';
-import { NATIONWIDE } from '../../cities/catalog.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
-import { OutsideCoverageError, ProductUnavailableError, ValidationError } from '../../errors.js';
+import { OutsideCoverageError, ValidationError } from '../../errors.js';
 import { roundCoord } from '../../geo/round.js';
+import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from '../../services/historical-answer.js';
 import { statsEnvelope } from '../../services/stats-envelope.js';
 import { toCachedStats } from '../../services/stats-cache.js';
 import type { Command } from '../command.js';
@@ -14,8 +14,9 @@ import { parseCount, parseNumber } from '../options.js';
 const USAGE = `Usage: svc stats --data DIR --lat LAT --lon LON [--radius M] [--metrics air,wind,thermal] [--threads N]
 
 Computes the annual statistics of one location exactly as GET /v1/historical/stats does (same sampling, kernels and
-envelope) and prints the envelope JSON. Inside a city's zone the city dataset answers, elsewhere in Belgium
-belgium_lowres (which ignores --radius).`;
+envelope) and prints the envelope JSON. Inside the Brussels zone the street-level model (brussels_extended) answers;
+elsewhere in Belgium, Ghent's zone included, the nationwide belgium_lowres, which ignores --radius. Inside a covered
+city only the metrics that city models are answered.`;
 
 /** Parses `--metrics`: a comma-separated subset of air, wind, thermal. */
 function parseMetrics(value: string | undefined): StatMetric[] | undefined {
@@ -55,19 +56,16 @@ export const statsCommand: Command = {
     const [rlat, rlon] = [roundCoord(lat), roundCoord(lon)];
     const coverage = resolveCoverage(rlat, rlon);
     if (coverage.kind === 'outside') throw new OutsideCoverageError(`(${rlat}, ${rlon}) is outside every covered area.`);
-    const dataset = coverage.kind === 'city' ? coverage.dataset : NATIONWIDE.dataset;
-    const nationwide = coverage.kind === 'nationwide';
+    const where = { lat: rlat, lon: rlon, coverage };
+    const city = coveringCityOf(where);
+    checkCityMetrics(city, requested, STAT_METRICS);
+    const request = statsRequestAt(where, radius);
     const compute = await createLocalCompute({ dataDir: resolve(values.data), threads });
     try {
-      const result = await compute.computeStats({
-        dataset, lat: rlat, lon: rlon, ...(radius !== undefined && !nationwide ? { radius_m: radius } : {}),
+      const cached = toCachedStats(await compute.computeStats(request));
+      const metrics = answerMetrics({
+        city, dataset: request.dataset, named: requested, held: STAT_METRICS, computed: (m) => cached.blocks[m] !== undefined,
       });
-      const cached = toCachedStats(result);
-      const available = STAT_METRICS.filter((m) => cached.blocks[m] !== undefined);
-      const missing = (requested ?? []).filter((m) => !available.includes(m));
-      if (missing.length > 0) throw new ProductUnavailableError(`Dataset ${dataset} does not model ${missing.join(', ')}.`);
-      const metrics = requested ?? available;
-      const city = coverage.kind === 'city' ? coverage.city : undefined;
       console.log(JSON.stringify(JSON.parse(statsEnvelope({ city, address: null, lat: rlat, lon: rlon, stats: cached, metrics })), null, 2));
       return 0;
     } finally {
