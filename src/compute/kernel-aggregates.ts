@@ -3,7 +3,8 @@
  * (src/stats/hourly-aggregates.ts), so the kernel's phase A can be compared with, or fed to, the reference phase B.
  * Means are formed exactly as the kernel's phase B forms them: (scale · raw sum + offset · count) / count.
  */
-import { POLLUTANTS, roundedMeanClass, type Pollutant } from '../stats/belaqi.js';
+import { POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
+import { roundedMeanClass } from '../stats/belaqi.js';
 import type { HourlyAggregates, PollutantHourly } from '../stats/hourly-aggregates.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { METRIC, REC } from './kernel-layout.js';

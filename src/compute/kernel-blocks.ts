@@ -6,11 +6,9 @@
  */
 import { DatasetError } from '../errors.js';
 import { benchmarkBlock, perPollutant, type AirBenchmarkRef } from '../stats/air.js';
-import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel } from '../stats/belaqi.js';
-import {
-  monthlyValues, WIND_CLASS_LABELS, type AirBlock, type ThermalBlock,
-  type WindBlock, type WindClassLabel,
-} from '../stats/blocks.js';
+import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel } from '../classification/belaqi.js';
+import { WIND_CLASS_LABELS, type WindClassLabel } from '../classification/wind.js';
+import { monthlyValues, type AirBlock, type ThermalBlock, type WindBlock } from '../stats/blocks.js';
 import { firstMaxIndex, firstMinIndex, roundHalfUp, roundOrNull } from '../stats/numeric.js';
 import { scoreLabel, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
 import { publishThermalBlock } from '../stats/thermal.js';

@@ -1,11 +1,14 @@
 /**
- * The phase-B parameter block of the statistics kernel, filled from the reference's own tables (src/stats) so the
- * kernel cannot drift from them: WHO ladders, season anchors, wind allowances and worst-moment ladder, thermal
- * thresholds, the good-air class. A few DESIGN §5 values the reference states only inside functions (wind class
- * bounds, score bands, comfort and acceptable bands, the percentile) are written here with the function they mirror.
+ * The phase-B parameter block of the statistics kernel, filled from the reference's own tables (src/stats) and the
+ * shared classifications (src/classification) so the kernel cannot drift from them: WHO ladders, season anchors, wind
+ * allowances and worst-moment ladder, wind class limits, thermal bands, the good-air class. The two values the
+ * reference states only inside functions (score bands, the percentile) are written here with the function they mirror.
  */
 import { DatasetError } from '../errors.js';
-import { GOOD_MAX_CLASS, POLLUTANTS } from '../stats/belaqi.js';
+import { POLLUTANTS } from '../classification/belaqi.js';
+import { ACCEPTABLE_UTCI, COMFORTABLE_UTCI } from '../classification/utci.js';
+import { WIND_LIMITS_MS } from '../classification/wind.js';
+import { GOOD_MAX_CLASS } from '../stats/belaqi.js';
 import { SEASONS } from '../stats/calendar.js';
 import type { Anchor } from '../stats/numeric.js';
 import { THERMAL_SEASON_ANCHORS, WHO_LADDERS, WIND_ALLOWANCE_BP, WORST_MOMENT_LADDER } from '../stats/scoring.js';
@@ -16,12 +19,15 @@ import { P } from './kernel-layout.js';
 
 /** Wind score bands from best (scoring.ts `WIND_BANDS`, not exported there). */
 const WIND_BANDS = [10, 8, 6, 4, 2];
-/** Comfort class bounds U > 15, U > 8, U > 6, U ≥ 4 and gust bounds G > 15, G ≥ 10 (wind-classes.ts functions). */
-const WIND_CLASS_BOUNDS = [15, 8, 6, 4, 15, 10];
+/** Comfort class bounds U > 15, U > 8, U > 6, U ≥ 4 and gust bounds G > 15, G ≥ 10, as the kernel reads them. */
+const WIND_CLASS_BOUNDS = [
+  WIND_LIMITS_MS.danger, WIND_LIMITS_MS.windy, WIND_LIMITS_MS.slightlyWindy, WIND_LIMITS_MS.calm,
+  WIND_LIMITS_MS.danger, WIND_LIMITS_MS.gust,
+];
 /** Percentile of `p95_ucomfort_ms` (wind.ts `P95`). */
 const P95 = 0.95;
-/** Comfortable (9, 26], acceptable (0, 32] (thermal.ts `isComfortable`, `isAcceptable`). */
-const THERMAL_BANDS = [9, 26, 0, 32];
+/** Comfortable (9, 26], acceptable (0, 32], as the kernel reads them. */
+const THERMAL_BANDS = [COMFORTABLE_UTCI.above, COMFORTABLE_UTCI.upTo, ACCEPTABLE_UTCI.above, ACCEPTABLE_UTCI.upTo];
 
 /** Writes a ladder as count, x0, y0, x1, y1, … into `slots` slots from `at`. */
 function putLadder(out: Float64Array, at: number, slots: number, anchors: readonly Anchor[], what: string): void {

@@ -5,7 +5,7 @@
  * the int16 range. The thresholds are therefore exact for any scale and offset, not only for the datasets' 0.1 and 0.01.
  */
 import { DatasetError } from '../errors.js';
-import { BELAQI_BOUNDS, POLLUTANTS, type Pollutant } from '../stats/belaqi.js';
+import { BELAQI_BOUNDS, POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { TH } from './kernel-layout.js';
 

@@ -7,7 +7,7 @@
  * computation at a time; `begin` discards the previous one.
  */
 import { DatasetError, ValidationError } from '../errors.js';
-import { POLLUTANTS } from '../stats/belaqi.js';
+import { POLLUTANTS } from '../classification/belaqi.js';
 import type { StatBlocks } from '../stats/blocks.js';
 import type { Calendar } from '../stats/calendar.js';
 import type { HourlyAggregates } from '../stats/hourly-aggregates.js';

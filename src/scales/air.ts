@@ -1,44 +1,18 @@
 /**
  * Air views and scales: the BelAQI index (worst pollutant wins) and one concentration scale per pollutant on the same
- * hourly bounds and colours. Source: IRCEL-CELINE BelAQI, version in force since November 2022 (reference/domain.md;
- * irceline/map_legends colour change of 2022-11-04). The street-level model has no ozone, so the index here is over
- * NO2, PM2.5 and PM10 only.
+ * hourly bounds and colours. Bounds and labels are the shared BelAQI classification (src/classification/belaqi.ts, the
+ * one the statistics and kernels use); colours are IRCEL-CELINE's official legend (irceline/map_legends, colour change
+ * of 2022-11-04). The street-level model has no ozone, so the index here is over NO2, PM2.5 and PM10 only.
  */
+import { BELAQI_BOUNDS, BELAQI_LABELS, POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
 import { NO_DATA_COLOR, formatNumber } from './palette.js';
 import { fieldLabels, type PollutantThreshold, type Scale, type ScaleClass, type View } from './scale-types.js';
-
-/** The pollutants of the index, in the spec's order (also the tie order for the dominant pollutant). */
-export const POLLUTANTS = ['no2', 'pm25', 'pm10'] as const;
-
-/** One of `no2`, `pm25`, `pm10`. */
-export type Pollutant = (typeof POLLUTANTS)[number];
-
-/** Hourly upper bounds (µg/m3, inclusive) of BelAQI classes 1 to 9 per pollutant; above the last is class 10. */
-export const BELAQI_BOUNDS: Readonly<Record<Pollutant, readonly number[]>> = {
-  no2: [10, 15, 20, 30, 40, 45, 50, 60, 75],
-  pm25: [3.5, 7.5, 10, 15, 20, 35, 50, 60, 75],
-  pm10: [10, 20, 35, 45, 60, 80, 95, 110, 140],
-};
 
 /** Tile property of each pollutant (spec, "Map layers and tile fields"). */
 export const POLLUTANT_FIELDS: Readonly<Record<Pollutant, string>> = { no2: 'C', pm25: 'C_PM25', pm10: 'C_PM10' };
 
 /** Display name of each pollutant. */
 export const POLLUTANT_NAMES: Readonly<Record<Pollutant, string>> = { no2: 'NO2', pm25: 'PM2.5', pm10: 'PM10' };
-
-/** English BelAQI labels of classes 1 to 10 (index 0 is class 1). */
-export const BELAQI_LABELS = [
-  'Excellent',
-  'Very good',
-  'Good',
-  'Fairly good',
-  'Moderate',
-  'Poor',
-  'Very poor',
-  'Bad',
-  'Very bad',
-  'Horrible',
-] as const;
 
 /** Official BelAQI legend colours of classes 1 to 10. */
 export const BELAQI_COLORS = [

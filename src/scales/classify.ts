@@ -1,12 +1,14 @@
 /**
- * Classification helpers for code that colours or counts values (tiles, reports, statistics). They read the same
- * constants as the published scales, and test/scales/classify.test.ts checks them against the scale data itself, so a
- * value never gets one class here and another on a client's map. Missing input is `undefined`, never an exception.
+ * Classification helpers for code that colours or counts values (tiles, reports). They are the shared classifications
+ * of src/classification (the ones the statistics and kernels use) with "no reading" as `undefined`, and
+ * test/scales/classify.test.ts checks them against the published scale data, so a value never gets one class here and
+ * another on a client's map. Missing input is `undefined`, never an exception.
  */
-import { BELAQI_BOUNDS, POLLUTANTS, POLLUTANT_FIELDS, type Pollutant } from './air.js';
+import { POLLUTANTS, pollutantClass, type Pollutant } from '../classification/belaqi.js';
+import { utciClass as sharedUtciClass } from '../classification/utci.js';
+import { windClass as sharedWindClass } from '../classification/wind.js';
+import { POLLUTANT_FIELDS } from './air.js';
 import type { ScaleClass, When, WhenTest } from './scale-types.js';
-import { UTCI_UPPER_BOUNDS_C } from './thermal.js';
-import { WIND_LIMITS_MS } from './wind.js';
 
 /** A pollutant, named either by id (`no2`) or by its tile property (`C`). */
 export type BelaqiField = Pollutant | 'C' | 'C_PM25' | 'C_PM10';
@@ -16,21 +18,15 @@ const FIELD_TO_POLLUTANT: ReadonlyMap<string, Pollutant> = new Map([
   ...POLLUTANTS.map((p) => [POLLUTANT_FIELDS[p], p] as const),
 ]);
 
-/** Class 1..n+1 of `value` against inclusive upper bounds: the first bound it does not exceed, else the top class. */
-function classByUpperBounds(value: number, upper: readonly number[]): number {
-  for (let i = 0; i < upper.length; i++) if (value <= upper[i]) return i + 1;
-  return upper.length + 1;
-}
-
 /**
  * BelAQI class (1..10) of one hourly concentration (µg/m3). Undefined when there is no reading: a non-finite value,
  * NO2 at zero or below (spec: NO2 at zero counts as absent), or a negative particulate value (zero is valid).
  */
 export function belaqiClass(field: BelaqiField, value: number): number | undefined {
   const pollutant = FIELD_TO_POLLUTANT.get(field);
-  if (pollutant === undefined || !Number.isFinite(value)) return undefined;
-  if (pollutant === 'no2' ? value <= 0 : value < 0) return undefined;
-  return classByUpperBounds(value, BELAQI_BOUNDS[pollutant]);
+  if (pollutant === undefined) return undefined;
+  const cls = pollutantClass(pollutant, value);
+  return cls === 0 ? undefined : cls;
 }
 
 /** Hourly BelAQI index: the worst class over the pollutants that have a reading; undefined when none has. */
@@ -46,16 +42,11 @@ export function belaqiIndex(values: Readonly<Partial<Record<Pollutant, number>>>
 
 /**
  * Wind comfort class (1 Calm … 5 Danger) of one hour: the worse of the comfort class from the mean speed `u` and the
- * gust class from `g` (DESIGN §5). Undefined when either speed is not a finite number.
+ * gust class from `g`. Undefined when either speed is not a finite number.
  */
 export function windClass(u: number, g: number): number | undefined {
   if (!Number.isFinite(u) || !Number.isFinite(g)) return undefined;
-  const L = WIND_LIMITS_MS;
-  if (u > L.danger || g > L.danger) return 5;
-  if (u > L.windy || g >= L.gust) return 4;
-  if (u > L.slightlyWindy) return 3;
-  if (u >= L.calm) return 2;
-  return 1;
+  return sharedWindClass(u, g);
 }
 
 /**
@@ -63,8 +54,8 @@ export function windClass(u: number, g: number): number | undefined {
  * values at or below the lowest bound (-50) take class 1. Undefined for a non-finite value.
  */
 export function utciClass(value: number): number | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  return classByUpperBounds(value, UTCI_UPPER_BOUNDS_C);
+  const cls = sharedUtciClass(value);
+  return cls === 0 ? undefined : cls;
 }
 
 /** Tile properties of one feature, by name; a missing property is undefined. */

@@ -1,29 +1,11 @@
 /**
- * Thermal views and scales over the tile field `UTCI` (°C). `thermal-utci` uses the ten UTCI assessment categories
- * (reference/domain.md, "UTCI"); `thermal-utci-relative` (DESIGN §6) colours the hour's published UTCI range.
+ * Thermal views and scales over the tile field `UTCI` (°C). `thermal-utci` publishes the shared UTCI classification
+ * (src/classification/utci.ts: the ten assessment categories, the one the statistics and kernels use);
+ * `thermal-utci-relative` colours the hour's published UTCI range.
  */
+import { ACCEPTABLE_UTCI, COMFORTABLE_UTCI, UTCI_FLOOR_C, UTCI_LABELS, UTCI_UPPER_BOUNDS_C } from '../classification/utci.js';
 import { NO_DATA_COLOR, formatNumber } from './palette.js';
 import { fieldLabels, type Scale, type ScaleClass, type View } from './scale-types.js';
-
-/** Lower bound of the lowest UTCI class (spec: "The lowest class starts at -50"). */
-export const UTCI_FLOOR_C = -50;
-
-/** Upper bounds (°C, inclusive) of UTCI classes 1 to 9; above the last is class 10 (extreme heat stress). */
-export const UTCI_UPPER_BOUNDS_C = [-40, -27, -13, 0, 9, 26, 32, 38, 46] as const;
-
-/** Labels of the ten classes, cold to hot; class 6 (9 to 26 °C) is 'no thermal stress'. */
-const UTCI_LABELS = [
-  'Extreme cold',
-  'Very strong cold stress',
-  'Strong cold stress',
-  'Moderate cold stress',
-  'Slight cold stress',
-  'Comfortable',
-  'Moderate heat stress',
-  'Strong heat stress',
-  'Very strong heat stress',
-  'Extreme heat',
-] as const;
 
 /** UTCI category names (the published assessment scale), used as each class's meaning. */
 const UTCI_CATEGORIES = [
@@ -112,8 +94,9 @@ export const THERMAL_SCALES: readonly Scale[] = [
     default: true,
     description:
       'Universal Thermal Climate Index in its ten stress categories. Exclusive lower, inclusive upper bounds; a ' +
-      'value at or below -50 °C takes the lowest class. The band 9 to 26 °C is no thermal stress (Comfortable); ' +
-      '0 to 32 °C is the acceptable range used by scoring.',
+      `value at or below ${UTCI_FLOOR_C} °C takes the lowest class. The band ${COMFORTABLE_UTCI.above} to ` +
+      `${COMFORTABLE_UTCI.upTo} °C is no thermal stress (Comfortable); ${ACCEPTABLE_UTCI.above} to ` +
+      `${ACCEPTABLE_UTCI.upTo} °C is the acceptable range used by scoring.`,
     fields: ['UTCI'],
     unit: '°C',
     classes: utciClasses(),

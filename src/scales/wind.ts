@@ -1,24 +1,12 @@
 /**
- * Wind views and scales. Comfort classes follow DESIGN §5: the hour class is the worse of the comfort class from the
- * mean speed (Lawson-style bands 4, 6, 8 m/s) and the gust class (10 m/s very windy); 15 m/s is the safety threshold
- * of NEN 8100 and the Lawson criteria (reference/domain.md, "Pedestrian wind comfort").
+ * Wind views and scales. The comfort scales publish the shared wind classification (src/classification/wind.ts, the
+ * one the statistics and kernels use) as machine-readable `when` rules: the hour class is the worse of the comfort
+ * class from the mean speed (Lawson-style bands 4, 6, 8 m/s) and the gust class (10 m/s very windy); 15 m/s is the
+ * safety threshold of NEN 8100 and the Lawson criteria.
  */
+import { WIND_CLASS_LABELS, WIND_LIMITS_MS } from '../classification/wind.js';
 import { NO_DATA_COLOR, formatNumber, rainbow } from './palette.js';
 import { fieldLabels, type Scale, type ScaleClass, type View } from './scale-types.js';
-
-/** Speed limits (m/s) behind the wind classes; `classify.ts` and the `when` rules below both read these. */
-export const WIND_LIMITS_MS = Object.freeze({
-  /** Calm below this mean speed (exclusive). */
-  calm: 4,
-  /** Slightly windy up to and including this mean speed. */
-  slightlyWindy: 6,
-  /** Windy up to and including this mean speed; above it very windy. */
-  windy: 8,
-  /** A gust at or above this speed makes the hour very windy. */
-  gust: 10,
-  /** A mean or gust speed above this is dangerous. */
-  danger: 15,
-});
 
 const L = WIND_LIMITS_MS;
 
@@ -26,14 +14,14 @@ const L = WIND_LIMITS_MS;
 const COMFORT_CLASSES: readonly Omit<ScaleClass, 'color'>[] = [
   {
     value: 1,
-    label: 'Calm',
+    label: WIND_CLASS_LABELS[0],
     meaning: 'Comfortable for sitting and lingering.',
     condition: `Ucomfort < ${L.calm} and Ugust < ${L.gust}`,
     when: { all: [{ field: 'Ucomfort', lt: L.calm }, { field: 'Ugust', lt: L.gust }] },
   },
   {
     value: 2,
-    label: 'Slightly windy',
+    label: WIND_CLASS_LABELS[1],
     meaning: 'Comfortable for standing and short stays.',
     condition: `${L.calm} <= Ucomfort <= ${L.slightlyWindy} and Ugust < ${L.gust}`,
     when: {
@@ -46,7 +34,7 @@ const COMFORT_CLASSES: readonly Omit<ScaleClass, 'color'>[] = [
   },
   {
     value: 3,
-    label: 'Windy',
+    label: WIND_CLASS_LABELS[2],
     meaning: 'Comfortable for walking.',
     condition: `${L.slightlyWindy} < Ucomfort <= ${L.windy} and Ugust < ${L.gust}`,
     when: {
@@ -59,14 +47,14 @@ const COMFORT_CLASSES: readonly Omit<ScaleClass, 'color'>[] = [
   },
   {
     value: 4,
-    label: 'Very windy',
+    label: WIND_CLASS_LABELS[3],
     meaning: 'Uncomfortable for most outdoor activities.',
     condition: `Ucomfort > ${L.windy} or Ugust >= ${L.gust}`,
     when: { any: [{ field: 'Ucomfort', gt: L.windy }, { field: 'Ugust', gte: L.gust }] },
   },
   {
     value: 5,
-    label: 'Danger',
+    label: WIND_CLASS_LABELS[4],
     meaning: 'Unsafe for vulnerable pedestrians and cyclists (15 m/s safety threshold of NEN 8100 and Lawson).',
     condition: `Ucomfort > ${L.danger} or Ugust > ${L.danger}`,
     when: { any: [{ field: 'Ucomfort', gt: L.danger }, { field: 'Ugust', gt: L.danger }] },

@@ -5,7 +5,8 @@
  */
 import { DatasetError } from '../errors.js';
 import type { HourlyField } from '../store/dataset-types.js';
-import { POLLUTANTS, pollutantClass, roundedMeanClass } from './belaqi.js';
+import { POLLUTANTS, pollutantClass } from '../classification/belaqi.js';
+import { roundedMeanClass } from './belaqi.js';
 import { allocateHourlyAggregates, type AirHourly, type HourlyAggregates } from './hourly-aggregates.js';
 
 /**

@@ -4,7 +4,8 @@
  * (IRCEL-CELINE BelAQI: below 5 the WHO short-term guideline values are met). The score uses WHO 2021 annual means.
  */
 import { DatasetError } from '../errors.js';
-import { BELAQI_LABELS, GOOD_MAX_CLASS, POLLUTANTS, type BelaqiLabel, type Pollutant } from './belaqi.js';
+import { BELAQI_LABELS, POLLUTANTS, type BelaqiLabel, type Pollutant } from '../classification/belaqi.js';
+import { GOOD_MAX_CLASS } from './belaqi.js';
 import { monthlyValues, type AirBlock, type PerPollutant } from './blocks.js';
 import type { Calendar } from './calendar.js';
 import { checkHours, type AirHourly } from './hourly-aggregates.js';

@@ -3,7 +3,8 @@
  * "thermal block"). Field order here is the spec's table order and the order the builders emit. Values are already
  * rounded (DESIGN §5): percentages and °C to 1 decimal, m/s to 2, scores and ratings to 1, µg/m3 to 1.
  */
-import type { BelaqiLabel, Pollutant } from './belaqi.js';
+import type { BelaqiLabel, Pollutant } from '../classification/belaqi.js';
+import type { WindClassLabel } from '../classification/wind.js';
 import type { Season } from './calendar.js';
 import { roundHalfUp } from './numeric.js';
 import type { ScoreLabel, WindExceedanceKey } from './scoring.js';
@@ -63,10 +64,6 @@ export interface AirBlock {
   readonly benchmark?: AirBenchmark;
 }
 
-/** English labels of the five wind comfort classes, index 0 = class 1. */
-export const WIND_CLASS_LABELS = ['Calm', 'Slightly windy', 'Windy', 'Very windy', 'Danger'] as const;
-/** An English wind comfort class label. */
-export type WindClassLabel = (typeof WIND_CLASS_LABELS)[number];
 
 /** The wind block. */
 export interface WindBlock {

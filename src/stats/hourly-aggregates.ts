@@ -5,7 +5,7 @@
  * `hours`; index i is hour i of the `Calendar`. "No data" is NaN in float arrays and 0 in counts and classes.
  */
 import { DatasetError } from '../errors.js';
-import { POLLUTANTS, type Pollutant } from './belaqi.js';
+import { POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
 import type { Calendar } from './calendar.js';
 
 /** Phase A output of one pollutant for every hour. */

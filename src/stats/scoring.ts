@@ -2,7 +2,7 @@
  * Score ladders and labels of the three blocks (DESIGN §5). Each ladder is data (anchors or bands) plus one small
  * function, so the kernel can mirror the tables and the tests can check every anchor.
  */
-import type { Pollutant } from './belaqi.js';
+import type { Pollutant } from '../classification/belaqi.js';
 import type { Season } from './calendar.js';
 import { interpolateAnchors, type Anchor } from './numeric.js';
 

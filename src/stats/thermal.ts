@@ -4,6 +4,7 @@
  * comfortable 9 < UTCI ≤ 26 ("no thermal stress"), acceptable 0 < UTCI ≤ 32. Seasonal shares use daytime hours
  * (local 08–20) with data; annual figures use every hour with data.
  */
+import { ACCEPTABLE_UTCI, COMFORTABLE_UTCI, inBand, STRONG_HEAT_STRESS_ABOVE_C } from '../classification/utci.js';
 import { DatasetError } from '../errors.js';
 import { monthlyValues, type PerSeason, type ThermalBlock } from './blocks.js';
 import { SEASONS, type Calendar, type Season } from './calendar.js';
@@ -11,12 +12,12 @@ import { checkHours, type ThermalHourly } from './hourly-aggregates.js';
 import { meanOrNull, roundHalfUp, roundOrNull, sharePct } from './numeric.js';
 import { scoreLabel, seasonSubscore } from './scoring.js';
 
-/** Comfortable band (UTCI "no thermal stress"): 9 < UTCI ≤ 26 °C. */
-export const isComfortable = (utci: number): boolean => utci > 9 && utci <= 26;
-/** Acceptable band used by the score: 0 < UTCI ≤ 32 °C. */
-export const isAcceptable = (utci: number): boolean => utci > 0 && utci <= 32;
+/** Comfortable band (UTCI class "no thermal stress", src/classification/utci.ts): 9 < UTCI ≤ 26 °C. */
+export const isComfortable = (utci: number): boolean => inBand(COMFORTABLE_UTCI, utci);
+/** Acceptable band used by the score (UTCI classes slight cold to moderate heat stress): 0 < UTCI ≤ 32 °C. */
+export const isAcceptable = (utci: number): boolean => inBand(ACCEPTABLE_UTCI, utci);
 /** Strong heat stress starts above 32 °C (UTCI category "strong heat stress", 32 to 38). */
-export const STRONG_HEAT_STRESS_C = 32;
+export const STRONG_HEAT_STRESS_C = STRONG_HEAT_STRESS_ABOVE_C;
 /** A tropical night's minimum UTCI stays above 20 °C. */
 export const TROPICAL_NIGHT_MIN_C = 20;
 /** Seasons that are rated (winter is reported, never rated). */

@@ -1,29 +1,8 @@
 /**
- * Hourly pedestrian wind classification (DESIGN §5; thresholds after Lawson / NEN 8100 practice, see
- * reference/domain.md). Applied to the cell-averaged Ucomfort and Ugust of an hour. A missing gust (NaN) contributes
- * nothing, as a missing pollutant does in BelAQI.
+ * What the wind statistics add to the hourly wind classification (src/classification/wind.ts, shared with the scales
+ * and the kernel): the effective speed of the worst moment, the frequent-sitting criterion and the worst-moment
+ * tolerance (definitions after Lawson / NEN 8100 practice).
  */
-
-/** Comfort class from Ucomfort (m/s): 1 Calm U < 4; 2 Slightly windy 4 ≤ U ≤ 6; 3 Windy 6 < U ≤ 8; 4 > 8; 5 > 15. */
-export function comfortClass(ucomfort: number): number {
-  if (ucomfort > 15) return 5;
-  if (ucomfort > 8) return 4;
-  if (ucomfort > 6) return 3;
-  if (ucomfort >= 4) return 2;
-  return 1;
-}
-
-/** Gust class from Ugust (m/s): 5 when G > 15, 4 when G ≥ 10, otherwise 1 (the gust raises nothing); NaN → 1. */
-export function gustClass(ugust: number): number {
-  if (ugust > 15) return 5;
-  if (ugust >= 10) return 4;
-  return 1;
-}
-
-/** Hourly wind class 1–5: the worse of the comfort class and the gust class (interface spec, wind block). */
-export function windClass(ucomfort: number, ugust: number): number {
-  return Math.max(comfortClass(ucomfort), gustClass(ugust));
-}
 
 /** Gust factor of the effective speed: 0.8 × 10 m/s puts a 10 m/s gust on the very-windy boundary (8 m/s). */
 export const GUST_EQUIVALENT_FACTOR = 0.8;

@@ -4,14 +4,15 @@
  * use the valid hours. A valid hour without a gust is classed and scored on Ucomfort alone. `max_gust_ms` uses every
  * hour with a gust.
  */
-import { monthlyValues, WIND_CLASS_LABELS, type WindBlock, type WindClassLabel } from './blocks.js';
+import { WIND_CLASS_LABELS, windClass, type WindClassLabel } from '../classification/wind.js';
+import { monthlyValues, type WindBlock } from './blocks.js';
 import type { Calendar } from './calendar.js';
 import { checkHours, type WindHourly } from './hourly-aggregates.js';
 import { meanOrNull, percentileSorted, roundHalfUp } from './numeric.js';
 import {
   scoreLabel, windExceedanceScore, worstMomentScore, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey,
 } from './scoring.js';
-import { effectiveSpeed, FREQUENT_SITTING_MS, windClass, WORST_MOMENT_TOLERANCE_MS } from './wind-classes.js';
+import { effectiveSpeed, FREQUENT_SITTING_MS, WORST_MOMENT_TOLERANCE_MS } from './wind-classes.js';
 
 /** Percentile reported as `p95_ucomfort_ms`. */
 const P95 = 0.95;

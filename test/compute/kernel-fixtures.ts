@@ -4,7 +4,7 @@
  * kernel (src/compute/stats-kernel.ts).
  */
 import { aggregateHours, type DecodedFields } from '../../src/stats/aggregate.js';
-import { BELAQI_BOUNDS } from '../../src/stats/belaqi.js';
+import { BELAQI_BOUNDS } from '../../src/classification/belaqi.js';
 import type { StatBlocks } from '../../src/stats/blocks.js';
 import { buildCalendar, type Calendar } from '../../src/stats/calendar.js';
 import type { HourlyAggregates } from '../../src/stats/hourly-aggregates.js';

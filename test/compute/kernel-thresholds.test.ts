@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawThresholds } from '../../src/compute/kernel-thresholds.js';
 import { TH } from '../../src/compute/kernel-layout.js';
-import { POLLUTANTS, pollutantClass } from '../../src/stats/belaqi.js';
+import { POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { cfDecodeReference } from '../../src/store/cf-decode.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type CfEncoding } from '../../src/store/dataset-types.js';
 import { DatasetError } from '../../src/errors.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aggregateHours, type DecodedFields } from '../../src/stats/aggregate.js';
-import { POLLUTANTS, pollutantClass } from '../../src/stats/belaqi.js';
+import { POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { buildCalendar } from '../../src/stats/calendar.js';
 import { scoreLabel } from '../../src/stats/scoring.js';
 import { computeStatistics } from '../../src/stats/statistics.js';
