@@ -1,8 +1,9 @@
 import { createRandom, type Random } from '../util/random.js';
 import { irradiance, solarTimeHours, sunPosition, sunriseSolarHour } from './solar.js';
 import type { Irradiance, SunPosition } from './solar.js';
-import { ar1, generateSpells, movingAverage, normalCdf, weibullQuantile, type SpellSeries } from './synoptic.js';
+import { ar1, generateSpells, movingAverage, type SpellSeries } from './synoptic.js';
 import { saturationVapourPressureHpa } from './utci.js';
+import { generateWind } from './wind-year.js';
 
 /**
  * A deterministic hourly reference weather year with a Brussels-like climate (DESIGN.md §4: ~3 °C in January,
@@ -52,9 +53,6 @@ export interface MeteorologyOptions {
 
 const HOUR_MS = 3_600_000;
 const TWO_PI = 2 * Math.PI;
-/** Annual mean 10 m wind the year is calibrated to, m/s (DESIGN.md §4), and its Weibull shape (Rayleigh-like). */
-const MEAN_WIND = 4.0;
-const WEIBULL_K = 2;
 /** Cloud fraction at which the diurnal temperature range is its seasonal value (about the year's mean cloud). */
 const CLOUD_PIVOT = 0.67;
 
@@ -89,7 +87,13 @@ export function generateMeteorology(opts: MeteorologyOptions): Meteorology {
   skyAndSun(m, rng.fork('cloud'), spells, winter, lat, lon, solarHour, sunrise);
   const synoptic = temperature(m, rng.fork('temperature'), spells, winter, solarHour, sunrise);
   humidity(m, rng.fork('humidity'), spells, winter, synoptic);
-  wind(m, rng.fork('wind'), spells, winter);
+  const wind = generateWind(rng.fork('wind'), {
+    hours, spells, winter, startUtcMs, sunElevation: m.sunElevation, cloud: m.cloud, ta: m.ta, rh: m.rh,
+    directIrradiance: m.directIrradiance, diffuseIrradiance: m.diffuseIrradiance,
+    anomaly: standardisedAnomaly(synoptic),
+  });
+  m.wind10.set(wind.wind10);
+  m.windDir.set(wind.windDir);
   airMixing(m, rng.fork('air'), spells, winter, synoptic);
   return m;
 }
@@ -179,39 +183,17 @@ function humidity(m: Mutable, rng: Random, spells: SpellSeries, winter: Float64A
 }
 
 /**
- * 10 m wind: a persistent Gaussian process mapped through the Weibull quantile (k = 2), windier in winter and by day,
- * calmer in spells, then scaled so the annual mean is MEAN_WIND. Direction: a south-west regime (mode 225°) and a
- * north-east regime (mode 50°, likeliest in spring), or a spell's own flow while one is in force; the wind veers
- * towards the target over a few hours.
+ * The day-to-day temperature weather the winter wind follows (wind-year.ts): the synoptic anomaly from climatology
+ * minus its own 31-day running mean (a month's wind is then not shifted by that month being mild or cold as a whole,
+ * only redistributed within it), over its 91-day running root mean square (unit variance in every season, so the wind
+ * process keeps its spread), clamped to ±3.
  */
-function wind(m: Mutable, rng: Random, spells: SpellSeries, winter: Float64Array): void {
-  const n = m.hours;
-  const slow = ar1(rng, n, 36);
-  const fast = ar1(rng, n, 5);
-  const swDev = ar1(rng, n, 18);
-  const neDev = ar1(rng, n, 18);
-  let sum = 0;
-  let northEast = false;
-  const leave = 1 / 60; // regimes last ~2.5 days on average
-  let dir = 225;
-  for (let t = 0; t < n; t++) {
-    const spring = Math.exp(-((((t + 0.5) / 24 - 110) / 35) ** 2)); // peaks mid-April
-    const pNorthEast = 0.1 + 0.3 * spring;
-    if (rng.next() < (northEast ? leave : (leave * pNorthEast) / (1 - pNorthEast))) northEast = !northEast;
-    const inSpell = spells.strength[t] > 0.5;
-    const z = 0.85 * slow[t] + 0.527 * fast[t] - 0.6 * spells.strength[t] - (northEast && !inSpell ? 0.25 : 0);
-    const day = Math.max(0, Math.sin((m.sunElevation[t] * Math.PI) / 180));
-    const scale = (1 + 0.22 * winter[t]) * (0.9 + 0.3 * day * (1 - 0.5 * m.cloud[t]));
-    const u = weibullQuantile(normalCdf(z), WEIBULL_K, scale);
-    m.wind10[t] = u;
-    sum += u;
-    const target = inSpell ? spells.windFrom[t] + 30 * neDev[t] : northEast ? 50 + 30 * neDev[t] : 225 + 40 * swDev[t];
-    const turn = ((target - dir + 540) % 360) - 180;
-    dir = (dir + 0.3 * turn + 360) % 360;
-    m.windDir[t] = dir;
-  }
-  const k = (MEAN_WIND * n) / sum;
-  for (let t = 0; t < n; t++) m.wind10[t] *= k;
+function standardisedAnomaly(synoptic: Float64Array): Float64Array {
+  const raw = Float64Array.from(synoptic, (v, t) => v - climatologyTa(t));
+  const monthly = movingAverage(raw, 31 * 24);
+  const a = Float64Array.from(raw, (v, t) => v - monthly[t]);
+  const variance = movingAverage(Float64Array.from(a, (v) => v * v), 91 * 24);
+  return Float64Array.from(a, (v, t) => clamp(v / Math.sqrt(variance[t]), -3, 3));
 }
 
 /**

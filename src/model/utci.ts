@@ -64,6 +64,21 @@ export function utci(ta: number, tmrt: number, va10: number, rh: number): number
   return evaluateReduced(reduceUtciPolynomial(t, pa), va, d);
 }
 
+/**
+ * UTCI at one hour's air temperature (°C) and relative humidity (%) as a function of the 10 m wind (m/s) and Tmrt − Ta
+ * (K): the polynomial reduced once for the hour (28 terms left), arguments clamped as in `utci`.
+ */
+export function utciOfHour(ta: number, rh: number): (va10: number, dTmrt: number) => number {
+  const { ta: t, pa } = hourArgs(ta, rh);
+  const coeffs = reduceUtciPolynomial(t, pa);
+  return (va10, dTmrt) =>
+    evaluateReduced(
+      coeffs,
+      clamp(va10, UTCI_LIMITS.vaMin, UTCI_LIMITS.vaMax),
+      clamp(dTmrt, UTCI_LIMITS.dTmrtMin, UTCI_LIMITS.dTmrtMax),
+    );
+}
+
 /** Default 10 m wind axis of a UTCI table: 0.5…17 m/s every 0.5 m/s (34 values). */
 export const UTCI_VA_AXIS: Float64Array = Float64Array.from({ length: 34 }, (_, i) => 0.5 + 0.5 * i);
 
@@ -88,14 +103,7 @@ export interface UtciTable {
  * most; a 1 m/s wind step would raise it to 0.14 °C.
  */
 export function createUtciTable(ta: number, rh: number, vaAxis: Float64Array, dTmrtAxis: Float64Array): UtciTable {
-  const { ta: t, pa } = hourArgs(ta, rh);
-  const coeffs = reduceUtciPolynomial(t, pa);
-  const exact = (va10: number, dTmrt: number): number =>
-    evaluateReduced(
-      coeffs,
-      clamp(va10, UTCI_LIMITS.vaMin, UTCI_LIMITS.vaMax),
-      clamp(dTmrt, UTCI_LIMITS.dTmrtMin, UTCI_LIMITS.dTmrtMax),
-    );
+  const exact = utciOfHour(ta, rh);
   const nv = vaAxis.length;
   const nd = dTmrtAxis.length;
   const values = new Float64Array(nv * nd);

@@ -107,6 +107,29 @@ describe.each(years)('generateMeteorology (year $year)', (m) => {
     expect(mean(m.wind10, inMonths(11, 0, 1))).toBeGreaterThan(mean(m.wind10, inMonths(5, 6, 7)));
   });
 
+  it('ties winter wind to temperature: the coldest hours calm, the strongest winds mild', () => {
+    const winter = (t: number) => [11, 0, 1].includes(month[t]);
+    const hours = Array.from({ length: m.hours }, (_, t) => t).filter(winter);
+    // Correlation of the 10 m wind with the temperature anomaly from the winter's mean.
+    const taMean = mean(m.ta, winter);
+    const uMean = mean(m.wind10, winter);
+    let cov = 0;
+    let vt = 0;
+    let vu = 0;
+    for (const t of hours) {
+      cov += (m.ta[t] - taMean) * (m.wind10[t] - uMean);
+      vt += (m.ta[t] - taMean) ** 2;
+      vu += (m.wind10[t] - uMean) ** 2;
+    }
+    expect(cov / Math.sqrt(vt * vu)).toBeGreaterThan(0.4);
+    const byTa = [...hours].sort((a, b) => m.ta[a] - m.ta[b]);
+    const tenth = Math.floor(byTa.length / 10);
+    const windOf = (list: number[]) => list.reduce((s, t) => s + m.wind10[t], 0) / list.length;
+    expect(windOf(byTa.slice(0, tenth))).toBeLessThan(0.6 * windOf(byTa.slice(-tenth)));
+    const byWind = [...hours].sort((a, b) => m.wind10[b] - m.wind10[a]).slice(0, 24);
+    for (const t of byWind) expect(m.ta[t], `hour ${t}: ${m.wind10[t]} m/s`).toBeGreaterThan(taMean - 1);
+  });
+
   it('blows most often from the south-west, with a secondary north-east mode in spring', () => {
     const counts = new Array<number>(8).fill(0);
     for (const d of m.windDir) counts[sector(d)]++;
@@ -160,6 +183,19 @@ describe.each(years)('generateMeteorology (year $year)', (m) => {
     expect(m.pmEpisode[peak]).toBeLessThanOrEqual(4.2);
     expect([10, 11, 0, 1, 2, 3]).toContain(month[peak]);
     expect(mean(m.pmEpisode, inMonths(11, 0, 1, 2, 3))).toBeGreaterThan(mean(m.pmEpisode, inMonths(5, 6, 7)));
+  });
+});
+
+describe('generateMeteorology: winter means as before the wind–temperature tie', () => {
+  // DJF (UTC months) means of the test fixture's weather year (seed 7, 2023) before wind and temperature were tied:
+  // air temperature is untouched by the tie; the mean wind changes by a few per cent at most.
+  it('keeps the fixture year\'s winter air temperature and, within a few per cent, its winter wind', () => {
+    const m = generateMeteorology({ year: 2023, seed: 7, lat: 50.7985, lon: 4.3587 });
+    const month = months(m);
+    const djf = (t: number) => [11, 0, 1].includes(month[t]);
+    expect(Math.abs(mean(m.ta, djf) - 3.2234)).toBeLessThan(0.001);
+    expect(mean(m.wind10, djf) / 5.0274).toBeGreaterThan(0.97);
+    expect(mean(m.wind10, djf) / 5.0274).toBeLessThan(1.06);
   });
 });
 
