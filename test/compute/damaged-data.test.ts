@@ -15,8 +15,13 @@ import { DamagedDataError } from '../../src/errors.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 
-/** A point, and a radius around it spanning two chunks (one of them the point's), so the query is split. */
-const POINT: StatsRequest = { dataset: 'ghent', lat: 51.0515, lon: 3.719 };
+/** The dataset damaged here: the street-level fixture, whose radius queries can span chunks. */
+const DATASET = 'brussels_extended';
+/**
+ * An outdoor point on a chunk corner, and a radius around it spanning four chunks (one of them the point's), so the
+ * query is split.
+ */
+const POINT: StatsRequest = { dataset: DATASET, lat: 50.84616, lon: 4.35058 };
 const RADIUS: StatsRequest = { ...POINT, radius_m: 50 };
 
 describe('damaged data in the compute path', () => {
@@ -34,10 +39,10 @@ describe('damaged data in the compute path', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  /** A data directory with a fresh copy of the Ghent fixture, and a pool over it (split from 2 chunks up). */
+  /** A data directory with a fresh copy of the street-level fixture, and a pool over it (split from 2 chunks up). */
   async function copy(): Promise<{ dataDir: string; pool: LocalCompute }> {
     const dataDir = join(root, `data${n++}`);
-    await cp(join(fixtures, 'ghent'), join(dataDir, 'ghent'), { recursive: true });
+    await cp(join(fixtures, DATASET), join(dataDir, DATASET), { recursive: true });
     const pool = await createLocalCompute({ dataDir, threads: 2, splitMinChunks: 2 });
     pools.push(pool);
     return { dataDir, pool };
@@ -45,7 +50,7 @@ describe('damaged data in the compute path', () => {
 
   /** The store key of the no2 chunk the point query reads. */
   async function pointChunk(dataDir: string): Promise<string> {
-    const { chunks } = planSample(await computeDataset(dataDir, 'ghent'), POINT);
+    const { chunks } = planSample(await computeDataset(dataDir, DATASET), POINT);
     return hourlyChunkKey('no2', chunks[0].chunkRow, chunks[0].chunkCol);
   }
 
@@ -54,15 +59,15 @@ describe('damaged data in the compute path', () => {
     const before = await pool.computeStats(POINT);
     expect(before.blocks.air).toBeDefined();
     const key = await pointChunk(dataDir);
-    expect(planSample(await computeDataset(dataDir, 'ghent'), RADIUS).chunks.length).toBeGreaterThanOrEqual(2);
-    await rm(join(dataDir, 'ghent', key));
+    expect(planSample(await computeDataset(dataDir, DATASET), RADIUS).chunks.length).toBeGreaterThanOrEqual(2);
+    await rm(join(dataDir, DATASET, key));
     for (const request of [POINT, RADIUS]) {
       const err = await pool.computeStats(request).then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(DamagedDataError);
       expect(err).toMatchObject({
         code: 'dataset_damaged',
-        message: `Dataset 'ghent' is damaged: chunk ${key} is missing.`,
-        extra: { dataset: 'ghent', path: join(dataDir, 'ghent', key) },
+        message: `Dataset '${DATASET}' is damaged: chunk ${key} is missing.`,
+        extra: { dataset: DATASET, path: join(dataDir, DATASET, key) },
       });
     }
   });
@@ -70,16 +75,16 @@ describe('damaged data in the compute path', () => {
   it('refuses a truncated chunk and an altered one', async () => {
     const { dataDir, pool } = await copy();
     const key = await pointChunk(dataDir);
-    await truncate(join(dataDir, 'ghent', key), 1000);
+    await truncate(join(dataDir, DATASET, key), 1000);
     await expect(pool.computeStats(POINT)).rejects.toMatchObject({
       code: 'dataset_damaged', message: new RegExp(`chunk ${key} has 1000 bytes where the manifest records \\d+`),
     });
     const other = await copy();
-    const bytes = await readFile(join(other.dataDir, 'ghent', key));
+    const bytes = await readFile(join(other.dataDir, DATASET, key));
     bytes[bytes.length - 20] ^= 0x01;
-    await writeFile(join(other.dataDir, 'ghent', key), bytes);
+    await writeFile(join(other.dataDir, DATASET, key), bytes);
     await expect(other.pool.computeStats(POINT)).rejects.toMatchObject({
-      code: 'dataset_damaged', message: `Dataset 'ghent' is damaged: chunk ${key} does not match its checksum (corrupted or changed after writing).`,
+      code: 'dataset_damaged', message: `Dataset '${DATASET}' is damaged: chunk ${key} does not match its checksum (corrupted or changed after writing).`,
     });
   });
 
@@ -87,34 +92,34 @@ describe('damaged data in the compute path', () => {
     const { dataDir, pool } = await copy();
     const good = await pool.computeStats(POINT);
     const key = await pointChunk(dataDir);
-    const saved = await readFile(join(dataDir, 'ghent', key));
-    await rm(join(dataDir, 'ghent', key));
+    const saved = await readFile(join(dataDir, DATASET, key));
+    await rm(join(dataDir, DATASET, key));
     await expect(pool.computeStats(POINT)).rejects.toBeInstanceOf(DamagedDataError);
-    await writeFile(join(dataDir, 'ghent', key), saved);
+    await writeFile(join(dataDir, DATASET, key), saved);
     expect((await pool.computeStats(POINT)).blocks).toEqual(good.blocks);
   });
 
   it('refuses a directory that holds another dataset than its name says', async () => {
     const dataDir = join(root, `misnamed${n++}`);
-    await cp(join(fixtures, 'ghent'), join(dataDir, 'antwerp'), { recursive: true });
+    await cp(join(fixtures, 'belgium_lowres'), join(dataDir, 'antwerp'), { recursive: true });
     await expect(computeDataset(dataDir, 'antwerp')).rejects.toMatchObject({
-      code: 'dataset_damaged', message: "Dataset 'antwerp' is damaged: its directory holds dataset 'ghent'.",
+      code: 'dataset_damaged', message: "Dataset 'antwerp' is damaged: its directory holds dataset 'belgium_lowres'.",
     });
   });
 
   describe('city references of the precompute', () => {
     async function withAttrs(write: (path: string) => Promise<void>): Promise<string> {
       const dataDir = join(root, `refs${n++}`);
-      await mkdir(join(dataDir, 'ghent.precomputed'), { recursive: true });
-      await write(join(dataDir, 'ghent.precomputed', '.zattrs'));
+      await mkdir(join(dataDir, `${DATASET}.precomputed`), { recursive: true });
+      await write(join(dataDir, `${DATASET}.precomputed`, '.zattrs'));
       return dataDir;
     }
 
     it('are absent only when the file does not exist', async () => {
-      expect(await readReferences(join(root, 'nothing-here'), 'ghent')).toEqual({});
+      expect(await readReferences(join(root, 'nothing-here'), DATASET)).toEqual({});
       const dataDir = await withAttrs((p) => writeFile(p, JSON.stringify({ references: { summer_night_mean_utci_c: 14.5 } })));
-      expect(await readReferences(dataDir, 'ghent')).toEqual({ summer_night_mean_utci_c: 14.5 });
-      expect(await readReferences(await withAttrs((p) => writeFile(p, '{"title": "no references yet"}')), 'ghent')).toEqual({});
+      expect(await readReferences(dataDir, DATASET)).toEqual({ summer_night_mean_utci_c: 14.5 });
+      expect(await readReferences(await withAttrs((p) => writeFile(p, '{"title": "no references yet"}')), DATASET)).toEqual({});
     });
 
     it('that cannot be read or parsed are an error naming the file, never "no references"', async () => {
@@ -126,19 +131,19 @@ describe('damaged data in the compute path', () => {
       ];
       for (const [write, message] of cases) {
         const dataDir = await withAttrs(write);
-        await expect(readReferences(dataDir, 'ghent')).rejects.toMatchObject({
+        await expect(readReferences(dataDir, DATASET)).rejects.toMatchObject({
           code: 'dataset_damaged',
-          message: new RegExp(`^Dataset 'ghent' is damaged: its precomputed city references \\(ghent\\.precomputed/\\.zattrs\\) ${message.source}`),
-          extra: { dataset: 'ghent', path: join(dataDir, 'ghent.precomputed', '.zattrs') },
+          message: new RegExp(`^Dataset '${DATASET}' is damaged: its precomputed city references \\(${DATASET}\\.precomputed/\\.zattrs\\) ${message.source}`),
+          extra: { dataset: DATASET, path: join(dataDir, `${DATASET}.precomputed`, '.zattrs') },
         });
       }
     });
 
     it('that are corrupt fail the dataset instead of silently dropping benchmark and summer_night_vs_city_c', async () => {
       const { dataDir, pool } = await copy();
-      await mkdir(join(dataDir, 'ghent.precomputed'));
-      await writeFile(join(dataDir, 'ghent.precomputed', '.zattrs'), '{"references": ');
-      await expect(pool.datasetVersion('ghent')).rejects.toMatchObject({ code: 'dataset_damaged', message: /not valid JSON/ });
+      await mkdir(join(dataDir, `${DATASET}.precomputed`));
+      await writeFile(join(dataDir, `${DATASET}.precomputed`, '.zattrs'), '{"references": ');
+      await expect(pool.datasetVersion(DATASET)).rejects.toMatchObject({ code: 'dataset_damaged', message: /not valid JSON/ });
       await expect(pool.computeStats(POINT)).rejects.toMatchObject({ code: 'dataset_damaged', message: /not valid JSON/ });
     });
   });
