@@ -15,7 +15,7 @@ import { fixtureDataDir } from '../helpers/fixtures.js';
 import { expectProblem, startE2eServer, type E2eServer } from './support/e2e-server.js';
 
 const ADVICE = 'The stored data must be repaired by the operator; retrying will not help until then.';
-const GHENT_DETAIL = "Dataset 'ghent' is damaged: its consolidated metadata (.zmetadata) is corrupt (not JSON).";
+const LOWRES_DETAIL = "Dataset 'belgium_lowres' is damaged: its consolidated metadata (.zmetadata) is corrupt (not JSON).";
 
 let root: string;
 let dataDir: string;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'svc-e2e-damaged-'));
   dataDir = join(root, 'data');
   await cp(await fixtureDataDir(), dataDir, { recursive: true });
-  await writeFile(join(dataDir, 'ghent', '.zmetadata'), '{"metadata": {"no2/.zarray": ');
+  await writeFile(join(dataDir, 'belgium_lowres', '.zmetadata'), '{"metadata": {"no2/.zarray": ');
   e2e = await startE2eServer({ dataDir });
   key = e2e.issue({ label: 'e2e damaged', ratePerMin: 1000 });
   // The service logs through its (silent) application logger; watch what it would log from here on.
@@ -53,25 +53,25 @@ describe('a dataset with corrupt metadata (degraded mode)', () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ service: 'svc-api', status: 'ok' });
     expect(res.json.data.status).toBe('degraded');
-    expect(res.json.data.damaged).toEqual([{ dataset: 'ghent', problems: 1, detail: GHENT_DETAIL, since: expect.any(String) }]);
+    expect(res.json.data.damaged).toEqual([{ dataset: 'belgium_lowres', problems: 1, detail: LOWRES_DETAIL, since: expect.any(String) }]);
   });
 
   it('keeps serving the other datasets, historical and live', async () => {
-    expect((await stats('lat=50.8470&lon=4.3600')).status).toBe(200);
-    expect((await stats('lat=50.6326&lon=5.5797')).json.meta.dataset).toBe('belgium_lowres');
+    expect((await stats('lat=50.8470&lon=4.3600')).json.meta.dataset).toBe('brussels_extended');
     const live = await e2e.get('/v1/realtime?lat=50.8470&lon=4.3600', key);
     expect(live.status, live.text).toBe(200);
   });
 
   it('answers the damaged dataset with 502 and a detail that does not promise a retry helps', async () => {
-    for (let i = 0; i < 2; i++) {
-      const body = expectProblem(await stats('lat=51.0546&lon=3.7215'), 502, 'upstream_error');
-      expect(body.detail).toBe(`${GHENT_DETAIL} ${ADVICE}`);
+    // Liège, and Ghent, whose zone the nationwide dataset answers.
+    for (const where of ['lat=50.6326&lon=5.5797', 'lat=51.0546&lon=3.7215', 'lat=51.0546&lon=3.7215']) {
+      const body = expectProblem(await stats(where), 502, 'upstream_error');
+      expect(body.detail).toBe(`${LOWRES_DETAIL} ${ADVICE}`);
       expect(body.detail).not.toMatch(/retrying is reasonable|\/tmp|svc-e2e/);
     }
     // Found at start-up (by the compute side and the embedded model service alike): logged before this watcher was
     // attached, and not again per request.
-    expect(logged.filter((line) => line.includes("'ghent'"))).toEqual([]);
+    expect(logged.filter((line) => line.includes("'belgium_lowres'"))).toEqual([]);
   });
 });
 
@@ -94,7 +94,7 @@ describe('a chunk that disappears or is truncated while the service runs', () =>
     expect(logged.filter((line) => line.includes(`chunk ${a} is missing`))).toHaveLength(1);
     expect((await stats(`lat=${B.lat}&lon=${B.lon}`)).status).toBe(200);
     const health = (await e2e.get('/v1/health')).json;
-    expect(health.data.damaged.map((d: { dataset: string }) => d.dataset)).toEqual(['brussels_extended', 'ghent']);
+    expect(health.data.damaged.map((d: { dataset: string }) => d.dataset)).toEqual(['belgium_lowres', 'brussels_extended']);
   });
 
   it('caches nothing of the failure: once the chunk is back the same query is computed (miss), then cached (hit)', async () => {
