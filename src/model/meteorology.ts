@@ -6,7 +6,7 @@ import { saturationVapourPressureHpa } from './utci.js';
 import { generateWind } from './wind-year.js';
 
 /**
- * A deterministic hourly reference weather year with a Brussels-like climate (DESIGN.md §4: ~3 °C in January,
+ * A deterministic hourly reference weather year with a Brussels-like climate (docs/datasets.md: ~3 °C in January,
  * ~18 °C in July; mean 10 m wind ~4 m/s, mostly from the south-west), the city-wide driver of the stand-in model.
  *
  * Hour i is UTC hour [i, i + 1) of the year; every instantaneous quantity (sun, diurnal phase) is taken at its middle.
@@ -131,7 +131,7 @@ function skyAndSun(
  * Air temperature = climatology + anchored synoptic anomaly + diurnal cycle. Returns the synoptic part (climatology
  * plus anomaly, no diurnal cycle) for humidity and mixing. The diurnal cycle is a two-piece cosine between the minimum
  * half an hour after sunrise and the maximum at 13:30 solar time (~15:00 CEST); its range is 3.5 K in winter and
- * 9.5 K in summer (DESIGN.md), widened on clear and narrowed on overcast days. Day-to-day weather adds to the
+ * 9.5 K in summer, widened on clear and narrowed on overcast days. Day-to-day weather adds to the
  * observed daily max − min.
  */
 function temperature(

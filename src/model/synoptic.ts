@@ -68,7 +68,7 @@ interface SpellKind {
 /**
  * Spell climatology. The kinds and seasons follow what Belgian records describe (IRM/KMI climate summaries,
  * IRCEL-CELINE particulate-episode reports); the counts, durations and magnitudes are this model's choices, tuned so
- * that a year reaches the extremes DESIGN.md asks for:
+ * that a year reaches the extremes docs/datasets.md describes:
  * one or two winter cold spells with stagnant air and PM episodes under continental east-north-easterlies, an
  * early-December one in some years, spring ammonium-nitrate PM episodes under north-easterly highs (March–April),
  * one to three summer heat waves with east to south-east flow, one autumn high.

@@ -13,7 +13,7 @@ export type * from './scale-types.js';
 /** Metrics that have views and scales. */
 export { SCALE_METRICS } from './scale-types.js';
 
-/** Every scale id, in display order: the nine of the spec, then `thermal-utci-relative` (DESIGN §6). */
+/** Every scale id, in display order: the nine of the spec, then `thermal-utci-relative`. */
 export const SCALE_IDS = [
   'wind-nen8100',
   'wind-cvd',

@@ -21,7 +21,7 @@ const UTCI_CATEGORIES = [
   'extreme heat stress',
 ] as const;
 
-/** Cold to hot, as published by the BHoM LadybugTools toolkit (reference/domain.md). */
+/** Cold to hot, as published by the BHoM LadybugTools toolkit. */
 const UTCI_COLORS = [
   '#0D104B',
   '#262972',
@@ -50,7 +50,7 @@ function utciClasses(): ScaleClass[] {
   });
 }
 
-/** Range the relative scale maps onto when the map catalog publishes none (DESIGN §6). */
+/** Range the relative scale maps onto when the map catalog publishes none. */
 export const UTCI_FALLBACK_RANGE_C = Object.freeze({ min: -10, max: 40 });
 
 /** ColorBrewer 2.0 RdYlBu, 11 classes (Cynthia Brewer, Penn State), reversed to run cold (blue) to warm (red). */

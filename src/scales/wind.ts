@@ -61,10 +61,10 @@ const COMFORT_CLASSES: readonly Omit<ScaleClass, 'color'>[] = [
   },
 ];
 
-/** DESIGN §6: the NEN 8100 colour family, calm to danger: blue, cyan-green, yellow, red, magenta. */
+/** docs/scales.md: the NEN 8100 colour family, calm to danger: blue, cyan-green, yellow, red, magenta. */
 const NEN8100_COLORS = ['#2166AC', '#35B779', '#FDE725', '#D7301F', '#C51B7D'] as const;
 
-/** DESIGN §6: Okabe–Ito colours (reference/domain.md), ordered cool to hot and distinct for deuteranopes. */
+/** docs/scales.md: Okabe–Ito colours, ordered cool to hot and distinct for deuteranopes. */
 const CVD_COLORS = ['#0072B2', '#56B4E9', '#F0E442', '#E69F00', '#D55E00'] as const;
 
 const COMFORT_DESCRIPTION =

@@ -1,6 +1,6 @@
 /**
  * Reference phase A: reduces decoded hourly values of the N sampled cells to `HourlyAggregates`, hour by hour, exactly
- * as DESIGN §5 defines the averaging ("averaging over cells happens per hour"). Written for clarity; the WASM kernel
+ * as docs/statistics.md defines the averaging ("averaging over cells happens per hour"). Written for clarity; the WASM kernel
  * mirrors it and is differentially tested against it.
  */
 import { DatasetError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Reference phase B of air: the air block from `AirHourly` and the calendar (interface spec "air block", DESIGN §5).
+ * Reference phase B of air: the air block from `AirHourly` and the calendar (interface spec "air block", docs/statistics.md).
  * Denominators are graded hours (hours whose class is 1–10); ungraded hours count nowhere. Good air is class 1–4
  * (IRCEL-CELINE BelAQI: below 5 the WHO short-term guideline values are met). The score uses WHO 2021 annual means.
  */

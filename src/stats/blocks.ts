@@ -1,7 +1,7 @@
 /**
  * Shapes of the three statistics blocks of `GET /historical/stats` (interface spec, "air block", "wind block",
  * "thermal block"). Field order here is the spec's table order and the order the builders emit. Values are already
- * rounded (DESIGN §5): percentages and °C to 1 decimal, m/s to 2, scores and ratings to 1, µg/m3 to 1.
+ * rounded (docs/statistics.md): percentages and °C to 1 decimal, m/s to 2, scores and ratings to 1, µg/m3 to 1.
  */
 import type { BelaqiLabel, Pollutant } from '../classification/belaqi.js';
 import type { WindClassLabel } from '../classification/wind.js';

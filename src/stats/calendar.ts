@@ -1,5 +1,5 @@
 /**
- * The local calendar of a reference year, hour by hour (DESIGN §5 "Calendar"). Hour i is the UTC hour starting i hours
+ * The local calendar of a reference year, hour by hour (docs/statistics.md, "Calendar"). Hour i is the UTC hour starting i hours
  * after `year`-01-01T00:00Z; every local attribute (month, season, day/night, local date) is read at the start of that
  * hour in the dataset's IANA time zone, daylight-saving time included. For Europe/Brussels (UTC+1, UTC+2 from the last
  * Sunday of March to the last Sunday of October) hour 0 is 01:00 local on 1 January.
@@ -11,7 +11,7 @@ export const SEASONS = ['winter', 'spring', 'summer', 'autumn'] as const;
 /** A season name. */
 export type Season = (typeof SEASONS)[number];
 
-/** Daytime is local 08:00 to 20:00: hours starting 08 … 19 (DESIGN §5). */
+/** Daytime is local 08:00 to 20:00: hours starting 08 … 19. */
 export const DAY_START_HOUR = 8;
 /** First local hour of the night (20:00); the night runs to 08:00 of the next local date. */
 export const NIGHT_START_HOUR = 20;

@@ -1,5 +1,5 @@
 /**
- * Score ladders and labels of the three blocks (DESIGN §5). Each ladder is data (anchors or bands) plus one small
+ * Score ladders and labels of the three blocks. Each ladder is data (anchors or bands) plus one small
  * function, so the kernel can mirror the tables and the tests can check every anchor.
  */
 import type { Pollutant } from '../classification/belaqi.js';
@@ -9,7 +9,7 @@ import { interpolateAnchors, type Anchor } from './numeric.js';
 /** Consumer labels of every block's score, best first. */
 export type ScoreLabel = 'Excellent' | 'Very good' | 'Good' | 'Moderate' | 'Poor' | 'Bad';
 
-/** Lowest score for each label, checked in order (DESIGN §5): ≥ 9, ≥ 7.5, ≥ 6, ≥ 4, ≥ 2, else Bad. */
+/** Lowest score for each label, checked in order (docs/statistics.md): ≥ 9, ≥ 7.5, ≥ 6, ≥ 4, ≥ 2, else Bad. */
 const LABEL_FLOORS: readonly (readonly [number, ScoreLabel])[] = [
   [9, 'Excellent'], [7.5, 'Very good'], [6, 'Good'], [4, 'Moderate'], [2, 'Poor'],
 ];
@@ -44,7 +44,7 @@ export type WindExceedanceKey = (typeof WIND_EXCEEDANCE_KEYS)[number];
 
 /**
  * Annual allowance of each threshold in basis points of the valid hours (5 % = 500, 0.05 % = 5), so that "exceeds"
- * is an exact integer comparison: count · 10,000 > allowance · hours. Values from DESIGN §5 (Lawson-style 5 %
+ * is an exact integer comparison: count · 10,000 > allowance · hours. Values from docs/statistics.md (Lawson-style 5 %
  * exceedance criteria; NEN 8100 danger at 0.05 %).
  */
 export const WIND_ALLOWANCE_BP: readonly number[] = [500, 500, 500, 500, 5];
@@ -77,7 +77,7 @@ export function worstMomentScore(effectiveSpeed: number): number {
 
 /**
  * Season anchors on the daytime acceptable share (percent → subscore, linear, clamped): winter 10 → 0, 60 → 10;
- * spring and autumn 40 → 0, 90 → 10; summer 60 → 0, 95 → 10 (DESIGN §5).
+ * spring and autumn 40 → 0, 90 → 10; summer 60 → 0, 95 → 10.
  */
 export const THERMAL_SEASON_ANCHORS: Readonly<Record<Season, readonly Anchor[]>> = Object.freeze({
   winter: [[10, 0], [60, 10]],

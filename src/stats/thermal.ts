@@ -1,6 +1,6 @@
 /**
  * Reference phase B of thermal comfort: the thermal block from `ThermalHourly` and the calendar (interface spec
- * "thermal block", DESIGN §5). Bands on hourly UTCI (°C, exclusive lower, inclusive upper bound as in the UTCI scale):
+ * "thermal block", docs/statistics.md). Bands on hourly UTCI (°C, exclusive lower, inclusive upper bound as in the UTCI scale):
  * comfortable 9 < UTCI ≤ 26 ("no thermal stress"), acceptable 0 < UTCI ≤ 32. Seasonal shares use daytime hours
  * (local 08–20) with data; annual figures use every hour with data.
  */

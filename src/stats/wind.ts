@@ -1,6 +1,6 @@
 /**
  * Reference phase B of wind: the wind block from `WindHourly` and the calendar (interface spec "wind block",
- * DESIGN §5). A wind hour is valid when its mean Ucomfort exists; every share, mean, percentile and the worst moment
+ * docs/statistics.md). A wind hour is valid when its mean Ucomfort exists; every share, mean, percentile and the worst moment
  * use the valid hours. A valid hour without a gust is classed and scored on Ucomfort alone. `max_gust_ms` uses every
  * hour with a gust.
  */

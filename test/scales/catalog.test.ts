@@ -105,7 +105,7 @@ describe('scale catalogue', () => {
 });
 
 describe('views', () => {
-  it('matches the spec table for wind and DESIGN §6 for air and thermal', () => {
+  it('matches the spec table for wind and docs/scales.md for air and thermal', () => {
     const shape = VIEWS.map((v) => [v.metric, v.id, v.fields.join('+'), v.scales.join(','), v.default_scale]);
     expect(shape).toEqual([
       ['wind', 'comfort-safety', 'Ucomfort+Ugust', 'wind-nen8100,wind-cvd', 'wind-nen8100'],

@@ -36,7 +36,7 @@ describe('thermal-utci', () => {
 describe('thermal-utci-relative', () => {
   const s = getScale('thermal-utci-relative')!;
 
-  it('is an interpolated relative gradient with the DESIGN fallback range', () => {
+  it('is an interpolated relative gradient with the documented fallback range', () => {
     expect(s.kind).toBe('gradient');
     expect(s.interpolate).toBe(true);
     expect(s.relative).toBe(true);

@@ -4,7 +4,7 @@ import { classifyByWhen, windClass } from '../../src/scales/classify.js';
 import { getScale } from '../../src/scales/index.js';
 import type { Scale } from '../../src/scales/scale-types.js';
 
-/** DESIGN §5 written out independently: hour class = max(comfort class from U, gust class from G). */
+/** The wind rules of docs/statistics.md written out independently: hour class = max(comfort class from U, gust class from G). */
 function referenceWindClass(u: number, g: number): number {
   const comfort = u > 15 ? 5 : u > 8 ? 4 : u > 6 ? 3 : u >= 4 ? 2 : 1;
   const gust = g > 15 ? 5 : g >= 10 ? 4 : 1;
@@ -25,7 +25,7 @@ function byRules(scale: Scale, u: number, g: number): number | undefined {
 }
 
 describe('wind comfort scales', () => {
-  it('publish the spec rules for classes 1, 4 and 5 and the DESIGN rules for 2 and 3', () => {
+  it('publish the spec rules for classes 1, 4 and 5 and the documented rules for 2 and 3', () => {
     const s = getScale('wind-nen8100')!;
     expect(s.classes.map((c) => [c.value, c.label, c.condition])).toEqual([
       [1, 'Calm', 'Ucomfort < 4 and Ugust < 10'],
