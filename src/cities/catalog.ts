@@ -30,8 +30,11 @@ export function ignoresRadius(dataset: AnsweringDataset): boolean {
   return ANSWERING_DATASETS[dataset].sampling === 'containing-cell';
 }
 
-/** Shown with the data; names the model and the source of the national boundary (zone outlines are our own). */
-const ATTRIBUTION =
+/**
+ * Shown with the data; names the model and the source of the national boundary (zone outlines are our own). Every
+ * city carries it, and reports of nationwide answers (no city) show it too.
+ */
+export const ATTRIBUTION =
   'Street-level model © svc-api; Belgian national boundary © geoBoundaries / Statistics Belgium (Statbel), ODbL 1.0.';
 
 /** City fields that are written by hand; boundary and bbox follow from the zone. */

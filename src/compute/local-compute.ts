@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Piscina } from 'piscina';
 import { errorFromData, UpstreamError, ValidationError } from '../errors.js';
 import { workerPath } from '../util/paths.js';
-import type { ComputeBackend, StatsComputation, StatsRequest } from './compute-types.js';
+import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
 import { computeDataset } from './dataset-cache.js';
 import type { BlocksValue, ChunkSelection, ComputeReply, ComputeTask, PrecomputeRowValue } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
@@ -27,8 +27,8 @@ export interface LocalComputeOptions {
   readonly allowFaultInjection?: boolean;
 }
 
-/** A compute back end backed by a local thread pool. */
-export interface LocalCompute extends ComputeBackend {
+/** A compute back end backed by a local thread pool; it also computes reports' surroundings grids. */
+export interface LocalCompute extends ComputeBackend, SurroundingsBackend {
   readonly threads: number;
   /** Runs a raw task (precompute, fault injection); errors are rebuilt `ServiceError`s. */
   runTask<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
@@ -93,6 +93,9 @@ export async function createLocalCompute(options: LocalComputeOptions): Promise<
         return runTask<StatsComputation>({ kind: 'stats', dataDir, request }, signal);
       }
       return computationOf(ds, sample, await splitStats(request, chunks, signal));
+    },
+    surroundings(request, signal) {
+      return runTask<SurroundingsGrid>({ kind: 'surroundings', dataDir, request }, signal);
     },
     precomputeRow(dataset, chunkRow, signal) {
       return runTask<PrecomputeRowValue>({ kind: 'precompute-row', dataDir, dataset, chunkRow }, signal);

@@ -45,6 +45,13 @@ export interface PrecomputeRowTask {
   readonly chunkRow: number;
 }
 
+/** The surroundings grid of a report (per-cell annual values in a window around the location, compute/surroundings-grid.ts). */
+export interface SurroundingsTask {
+  readonly kind: 'surroundings';
+  readonly dataDir: string;
+  readonly request: StatsRequest;
+}
+
 /** Makes the worker fail on purpose; accepted only by pools created with `allowFaultInjection` (tests). */
 export interface FaultTask {
   readonly kind: 'fault';
@@ -52,7 +59,7 @@ export interface FaultTask {
 }
 
 /** Every task a compute thread accepts. */
-export type ComputeTask = StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | FaultTask;
+export type ComputeTask = StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | SurroundingsTask | FaultTask;
 
 /** Blocks of phase B, as plain JSON objects. */
 export type BlocksValue = StatsComputation['blocks'];

@@ -8,6 +8,7 @@ import { accumulateSelections } from './kernel-run.js';
 import { precomputeRow } from './precompute-row.js';
 import type { ComputeReply, ComputeTask } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
+import { computeSurroundings } from './surroundings-grid.js';
 import { loadStatsKernel } from './stats-kernel.js';
 
 /** Whether this thread accepts fault-injection tasks (set from the pool's workerData). */
@@ -44,6 +45,8 @@ async function run(task: ComputeTask): Promise<unknown> {
       const ds = await computeDataset(task.dataDir, task.dataset);
       return precomputeRow(ds, await loadStatsKernel(), task.chunkRow);
     }
+    case 'surroundings':
+      return computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request);
     case 'fault': {
       if (!faultsAllowed) throw new ValidationError('Fault injection is not enabled in this pool.');
       if (task.action === 'exit') process.exit(70);

@@ -34,3 +34,27 @@ export function statsCacheKey(parts: Omit<StatsCacheKey, 'kind' | 'id'>): StatsC
     .join('|');
   return Object.freeze({ kind: 'stats', ...parts, id });
 }
+
+/** The identity of one report surroundings grid (a window of per-cell annual values around a location). */
+export interface SurroundingsCacheKey {
+  readonly kind: 'surroundings';
+  readonly dataset: string;
+  readonly contentVersion: string;
+  /** Version of the surroundings computation. */
+  readonly computeVersion: string;
+  readonly lat: number;
+  readonly lon: number;
+  /** Metres; null for point sampling and for nationwide answers (which ignore the radius). */
+  readonly radiusM: number | null;
+  /** Canonical string form. */
+  readonly id: string;
+}
+
+/** Builds the key of a surroundings grid. */
+export function surroundingsCacheKey(parts: Omit<SurroundingsCacheKey, 'kind' | 'id'>): SurroundingsCacheKey {
+  const radius = parts.radiusM === null ? '-' : String(parts.radiusM);
+  const id = ['surroundings', parts.dataset, parts.contentVersion, parts.computeVersion, parts.lat.toFixed(5), parts.lon.toFixed(5), radius]
+    .map((part) => encodeURIComponent(part))
+    .join('|');
+  return Object.freeze({ kind: 'surroundings', ...parts, id });
+}
