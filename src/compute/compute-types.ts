@@ -38,11 +38,12 @@ export interface SurroundingsLayers {
   /** Annual mean NO2 (µg/m3, 0.1) over the hours with a reading (NO2 > 0), averaged over the display cell's outdoor cells. */
   readonly no2_mean_ugm3?: readonly (number | null)[];
   /**
-   * Wind comfort class 1–5 of the place: the highest class whose annual exceedance passes the wind score's allowance
-   * (class 2, 3 or 4 or worse in more than 5 % of hours; Danger in more than 0.05 %), from exceedance shares averaged
-   * over the display cell's outdoor cells.
+   * Wind comfort class 1–4 of the place: the highest class whose cumulative share of hours (that class or worse) passes
+   * the wind score's 5 % allowance, else 1 (Calm); shares averaged over the display cell's outdoor cells.
    */
   readonly wind_class?: readonly (number | null)[];
+  /** 1 where hours in the Danger class pass the wind score's 0.05 % allowance (averaged as above), else 0. */
+  readonly wind_danger?: readonly (number | null)[];
   /** Mean UTCI (°C, 0.1) of summer daytime hours (June–August, local 08:00–20:00), averaged over the outdoor cells. */
   readonly summer_day_utci_c?: readonly (number | null)[];
 }

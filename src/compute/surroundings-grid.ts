@@ -32,15 +32,20 @@ interface DisplaySums {
 }
 
 /**
- * The wind class of a place from its exceedance shares (fractions of valid hours at class ≥ 2, ≥ 3, ≥ 4, = 5): Danger
- * past the danger allowance, else the highest class whose cumulative share passes its allowance, else Calm. The
- * allowances are the wind score's (5 % for each comfort threshold, 0.05 % for danger).
+ * The wind classes of a place from its exceedance shares (fractions of valid hours at class ≥ 2, ≥ 3, ≥ 4, = 5), with
+ * the wind score's allowances: `comfort` is the highest class 2–4 whose cumulative share passes 5 %, else 1 (Calm);
+ * `danger` whether the Danger share passes 0.05 %.
  */
-export function placeWindClass(shares: ArrayLike<number>): number {
+export function placeWindClasses(shares: ArrayLike<number>): { comfort: number; danger: boolean } {
   const passes = (k: number): boolean => shares[k - 1] * 10_000 > WIND_ALLOWANCE_BP[k];
-  if (passes(4)) return 5;
-  for (let k = 3; k >= 1; k--) if (passes(k)) return k + 1;
-  return 1;
+  let comfort = 1;
+  for (let k = 3; k >= 1; k--) {
+    if (passes(k)) {
+      comfort = k + 1;
+      break;
+    }
+  }
+  return { comfort, danger: passes(4) };
 }
 
 /** Adds one chunk's outdoor window cells to the display sums. */
@@ -141,6 +146,16 @@ async function addChunk(
   }
 }
 
+/** The two wind layers from the summed exceedance shares. */
+function windLayers(sums: DisplaySums): Pick<SurroundingsLayers, 'wind_class' | 'wind_danger'> {
+  const places = Array.from(sums.windCells, (cells, i) =>
+    cells === 0 ? null : placeWindClasses(Array.from(sums.wind.subarray(i * 4, i * 4 + 4), (s) => s / cells)));
+  return {
+    wind_class: places.map((p) => (p === null ? null : p.comfort)),
+    wind_danger: places.map((p) => (p === null ? null : p.danger ? 1 : 0)),
+  };
+}
+
 /** What each display cell covers, from the grid extent and the outdoor mask. */
 function coverOf(ds: ComputeDataset, window: SurroundingsWindow): SurroundingsCover[] {
   const { grid } = ds.reader;
@@ -178,12 +193,7 @@ export async function computeSurroundings(ds: ComputeDataset, request: StatsRequ
     Array.from(total, (v, i) => (cells[i] === 0 ? null : roundHalfUp(v / cells[i], 1)));
   const layers: SurroundingsLayers = {
     ...(fields.includes('no2') ? { no2_mean_ugm3: mean(sums.no2, sums.no2Cells) } : {}),
-    ...(fields.includes('ucomfort')
-      ? {
-        wind_class: Array.from(sums.windCells, (cells, i) =>
-          cells === 0 ? null : placeWindClass(Array.from(sums.wind.subarray(i * 4, i * 4 + 4), (s) => s / cells))),
-      }
-      : {}),
+    ...(fields.includes('ucomfort') ? windLayers(sums) : {}),
     ...(fields.includes('utci') ? { summer_day_utci_c: mean(sums.utci, sums.utciCells) } : {}),
   };
 

@@ -43,9 +43,9 @@ interface Envelope {
   };
 }
 
-/** The map layer of each metric. */
-const LAYER_OF: Readonly<Record<StatMetric, keyof SurroundingsLayers>> = {
-  air: 'no2_mean_ugm3', wind: 'wind_class', thermal: 'summer_day_utci_c',
+/** The map layers of each metric. */
+const LAYERS_OF: Readonly<Record<StatMetric, readonly (keyof SurroundingsLayers)[]>> = {
+  air: ['no2_mean_ugm3'], wind: ['wind_class', 'wind_danger'], thermal: ['summer_day_utci_c'],
 };
 
 /** An ISO 8601 UTC instant without milliseconds. */
@@ -56,7 +56,7 @@ function isoSeconds(ms: number): string {
 /** The grid with only the layers of the report's metrics. */
 function limitLayers(grid: SurroundingsGrid, metrics: readonly StatMetric[]): SurroundingsGrid {
   const layers: Record<string, unknown> = {};
-  for (const m of metrics) if (grid.layers[LAYER_OF[m]] !== undefined) layers[LAYER_OF[m]] = grid.layers[LAYER_OF[m]];
+  for (const layer of metrics.flatMap((m) => LAYERS_OF[m])) if (grid.layers[layer] !== undefined) layers[layer] = grid.layers[layer];
   return { ...grid, layers: layers as SurroundingsLayers };
 }
 

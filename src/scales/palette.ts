@@ -6,6 +6,9 @@
 /** Colour for missing data on every scale: a neutral mid grey that no class colour uses. */
 export const NO_DATA_COLOR = '#BDBDBD';
 
+/** Colour of building footprints on maps drawn by the service (report surroundings): a dark grey, apart from NO_DATA_COLOR. */
+export const BUILDING_COLOR = '#5F6368';
+
 /** Formats 0..255 channels as `#RRGGBB` (upper case), the form every scale colour takes. */
 export function rgbToHex(r: number, g: number, b: number): string {
   const hex = (c: number): string => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0');
