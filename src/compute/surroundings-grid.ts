@@ -12,7 +12,7 @@ import { WIND_ALLOWANCE_BP } from '../stats/scoring.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import type { StatsRequest, SurroundingsCover, SurroundingsGrid, SurroundingsLayers } from './compute-types.js';
 import type { ComputeDataset } from './dataset-cache.js';
-import { displayIndexOf, planSurroundingsWindow, type SurroundingsWindow } from './surroundings-window.js';
+import { displayIndexOf, planSurroundingsWindow, WINDOW_LIMITS, type SurroundingsWindow, type WindowLimits } from './surroundings-window.js';
 
 /** Version of the surroundings computation; part of its cache keys. Bump on any change of its output. */
 export const SURROUNDINGS_VERSION = 'surroundings/1';
@@ -175,11 +175,13 @@ function coverOf(ds: ComputeDataset, window: SurroundingsWindow): SurroundingsCo
 }
 
 /** The surroundings grid of `request` in `ds`: same sample as its statistics, same dataset. */
-export async function computeSurroundings(ds: ComputeDataset, request: StatsRequest): Promise<SurroundingsGrid> {
+export async function computeSurroundings(
+  ds: ComputeDataset, request: StatsRequest, limits: WindowLimits = WINDOW_LIMITS,
+): Promise<SurroundingsGrid> {
   const { grid, chunk } = ds.reader;
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
   const sample = sampleCells(grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
-  const window = planSurroundingsWindow(grid, chunk, x, y, ds.nationwide);
+  const window = planSurroundingsWindow(grid, chunk, x, y, ds.nationwide, limits);
   const size = window.cells * window.cells;
   const sums: DisplaySums = {
     no2: new Float64Array(size), no2Cells: new Uint32Array(size),

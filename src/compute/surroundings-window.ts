@@ -24,6 +24,15 @@ export const MAX_DISPLAY_CELLS = 61;
 /** Most chunks of one field a window may need. */
 export const MAX_WINDOW_CHUNKS = 100;
 
+/** The bounds of a window (tests use smaller ones to exercise aggregation on the coarse fixture grid). */
+export interface WindowLimits {
+  readonly maxDisplayCells: number;
+  readonly maxChunks: number;
+}
+
+/** The bounds every report uses. */
+export const WINDOW_LIMITS: WindowLimits = Object.freeze({ maxDisplayCells: MAX_DISPLAY_CELLS, maxChunks: MAX_WINDOW_CHUNKS });
+
 /** Which kind of map the window makes. */
 export type WindowKind = 'street' | 'regional';
 
@@ -58,9 +67,11 @@ function chunksUnder(grid: GridGeometry, chunk: ChunkShape, row0: number, col0: 
 }
 
 /** The window of `half` grid cells on each side of (row, col): display grid and chunks. */
-function windowOf(kind: WindowKind, grid: GridGeometry, chunk: ChunkShape, row: number, col: number, half: number): SurroundingsWindow {
+function windowOf(
+  kind: WindowKind, grid: GridGeometry, chunk: ChunkShape, row: number, col: number, half: number, limits: WindowLimits,
+): SurroundingsWindow {
   const span = 2 * half + 1;
-  const factor = Math.ceil(span / MAX_DISPLAY_CELLS);
+  const factor = Math.ceil(span / limits.maxDisplayCells);
   let cells = Math.ceil(span / factor);
   if (cells % 2 === 0) cells += 1;
   const side = cells * factor;
@@ -75,18 +86,18 @@ function windowOf(kind: WindowKind, grid: GridGeometry, chunk: ChunkShape, row: 
  * OutsideCoverageError when the point is outside the grid.
  */
 export function planSurroundingsWindow(
-  grid: GridGeometry, chunk: ChunkShape, x: number, y: number, regional: boolean,
+  grid: GridGeometry, chunk: ChunkShape, x: number, y: number, regional: boolean, limits: WindowLimits = WINDOW_LIMITS,
 ): SurroundingsWindow {
   const at = containingCell(grid, x, y);
   if (at === undefined) throw new OutsideCoverageError('The location is outside the extent of the dataset.');
   const res = grid.resolution_m;
   if (regional) {
     const half = Math.max(REGIONAL_MIN_HALF_CELLS, Math.round(REGIONAL_WINDOW_M / 2 / res));
-    return windowOf('regional', grid, chunk, at.row, at.col, half);
+    return windowOf('regional', grid, chunk, at.row, at.col, half, limits);
   }
   for (let half = Math.max(0, Math.round(STREET_WINDOW_M / 2 / res)); ; half--) {
-    const window = windowOf('street', grid, chunk, at.row, at.col, half);
-    if (window.chunks.length <= MAX_WINDOW_CHUNKS || half === 0) return window;
+    const window = windowOf('street', grid, chunk, at.row, at.col, half, limits);
+    if (window.chunks.length <= limits.maxChunks || half === 0) return window;
   }
 }
 
