@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite talks to for real: GDAL (gdaltransform, gdal_translate) for the
 # projection control points and GeoTIFF import, and Debian's Python xarray/zarr/numpy for the cross-check that
-# xarray reads our datasets. Idempotent: does nothing when everything is present.
+# xarray reads our datasets, and poppler-utils (pdfinfo, pdftotext, pdftoppm) for the checks of the PDF reports.
+# Idempotent: does nothing when everything is present.
 set -euo pipefail
 
 need=()
 command -v gdaltransform >/dev/null 2>&1 || need+=(gdal-bin)
 /usr/bin/python3 -c 'import xarray, zarr, numpy' >/dev/null 2>&1 || need+=(python3-xarray python3-zarr python3-numpy)
+{ command -v pdfinfo && command -v pdftotext && command -v pdftoppm; } >/dev/null 2>&1 || need+=(poppler-utils)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

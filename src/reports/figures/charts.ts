@@ -44,7 +44,8 @@ const FONT = 6.5;
 export function niceAxis(values: readonly number[], ticks = 4, floorAtZero = true): { min: number; max: number; step: number } {
   const lo = Math.min(floorAtZero ? 0 : Infinity, ...values, 0);
   const hi = Math.max(...values, 0);
-  const span = hi - lo || 1;
+  // At least 1 unit: the axes of these charts (%, m/s, °C) need no finer steps than 0.25.
+  const span = Math.max(hi - lo, 1);
   const raw = span / ticks;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;

@@ -22,6 +22,14 @@ const X = LAYOUT.margin;
 
 type Doc = InstanceType<typeof PDFDocument>;
 
+/**
+ * Text as the PDF lays it out: a word joiner after a slash between letters, so units such as m/s and µg/m³ never
+ * break across lines (PDFKit's line breaker allows a break after a slash); the joiner has no width and no glyph.
+ */
+export function unbreakableUnits(text: string): string {
+  return text.replace(/(\p{L})\/(?=[\p{L}µ])/gu, '$1/\u2060');
+}
+
 /** A cursor over the pages of one document. */
 export class PdfWriter {
   readonly doc: Doc;
@@ -58,13 +66,13 @@ export class PdfWriter {
 
   /** Height of `text` at the current style in `width`. */
   measure(text: string, width: number): number {
-    return this.doc.heightOfString(text, { width, lineGap: LINE_GAP });
+    return this.doc.heightOfString(unbreakableUnits(text), { width, lineGap: LINE_GAP });
   }
 
   /** Draws `text` at (x, y) in `width` with the current style; returns its height. */
   write(text: string, x: number, y: number, width: number): number {
     const h = this.measure(text, width);
-    this.doc.text(text, x, y, { width, lineGap: LINE_GAP });
+    this.doc.text(unbreakableUnits(text), x, y, { width, lineGap: LINE_GAP });
     return h;
   }
 
