@@ -10,7 +10,7 @@ import type { ReportDocument } from '../document.js';
 import { LOCALES } from '../i18n/format.js';
 import type { ReportContent } from '../report-types.js';
 import { THEME } from '../theme.js';
-import { pdfFontFiles, PDF_FONTS } from './fonts.js';
+import { pdfFonts, PDF_FONTS } from './fonts.js';
 import { PAGE, PdfWriter, TYPE } from './pdf-writer.js';
 
 /** Draws the masthead at the top of the first page. */
@@ -45,7 +45,7 @@ function footers(w: PdfWriter, doc: ReportDocument): void {
 
 /** Lays out a composed document; resolves with the PDF bytes and the SVG warnings met while drawing. */
 export async function documentPdf(doc: ReportDocument, createdUtc: string): Promise<{ pdf: Uint8Array; warnings: string[] }> {
-  const fonts = pdfFontFiles();
+  const fonts = pdfFonts();
   const pdf = new PDFDocument({
     size: [LAYOUT.pageWidth, LAYOUT.pageHeight],
     margins: { top: PAGE.top, bottom: PAGE.bottom, left: PAGE.x, right: PAGE.x },
@@ -61,8 +61,9 @@ export async function documentPdf(doc: ReportDocument, createdUtc: string): Prom
       CreationDate: new Date(createdUtc),
     },
   });
-  pdf.registerFont(PDF_FONTS.regular, fonts.regular);
-  pdf.registerFont(PDF_FONTS.bold, fonts.bold);
+  // PDFKit 0.20 takes a parsed fontkit font where its types say bytes.
+  pdf.registerFont(PDF_FONTS.regular, fonts.regular as unknown as Buffer);
+  pdf.registerFont(PDF_FONTS.bold, fonts.bold as unknown as Buffer);
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
     pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
