@@ -1,0 +1,8 @@
+/**
+ * What the reports product's delivery side needs from the content side: the content source (gathering, on the main
+ * thread, its CPU work in the compute pool) and the two renderers (pure functions of the content, for the rendering
+ * threads: `renderTaskHandler({ html: renderReportHtml, pdf: renderReportPdf })`).
+ */
+export { createReportContentSource, type ReportContentDeps } from './content-source.js';
+export { renderReportHtml } from './html/render-html.js';
+export { renderReportPdf } from './pdf/render-pdf.js';
