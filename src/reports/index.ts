@@ -3,6 +3,9 @@
  * thread, its CPU work in the compute pool) and the two renderers (pure functions of the content, for the rendering
  * threads: `renderTaskHandler({ html: renderReportHtml, pdf: renderReportPdf })`).
  */
+/** Gathering the content of a report. */
 export { createReportContentSource, type ReportContentDeps } from './content-source.js';
+/** The self-contained HTML report of a content. */
 export { renderReportHtml } from './html/render-html.js';
+/** The A4 PDF report of a content. */
 export { renderReportPdf } from './pdf/render-pdf.js';

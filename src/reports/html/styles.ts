@@ -32,7 +32,7 @@ table.facts tr{break-inside:avoid}
 .card .rating strong{font-size:20pt;color:${THEME.ink};font-weight:bold}
 .card .score{margin:0 0 3pt;font-size:8.5pt;font-weight:bold}
 .card .text{margin:0;font-size:8pt;color:${THEME.ink}}
-.figures{display:flex;flex-wrap:wrap;justify-content:space-between;gap:10pt;margin:4pt 0 8pt}
+.figures{display:flex;flex-wrap:wrap;gap:10pt 14pt;margin:4pt 0 8pt}
 figure{margin:0;flex:1 1 0;min-width:0;break-inside:avoid}
 .figure-title{font-size:9pt;font-weight:bold;margin:0 0 3pt}
 figure svg{display:block;width:100%;height:auto}

@@ -6,6 +6,7 @@
 /** Pollutant names as printed (with subscripts); the same in every language. */
 export const POLLUTANT_SYMBOLS = { no2: 'NO₂', pm25: 'PM₂.₅', pm10: 'PM₁₀' } as const;
 
+/** The English texts. */
 export const en = {
   title: 'Street-level environment report',
   subtitle: 'Air quality, wind comfort and thermal comfort',

@@ -4,8 +4,8 @@ import { en, type Messages } from './en.js';
 import { fr } from './fr.js';
 import { nl } from './nl.js';
 
-export type { Messages } from './en.js';
-export { POLLUTANT_SYMBOLS } from './en.js';
+/** The shape of one language's texts, and the pollutant symbols every language prints. */
+export { POLLUTANT_SYMBOLS, type Messages } from './en.js';
 
 /** The texts of every report language. */
 export const MESSAGES: Readonly<Record<ReportLang, Messages>> = { en, fr, nl };

@@ -1,6 +1,7 @@
 /** Dutch texts of a report (Belgian usage). BelAQI labels are IRCEL-CELINE's Dutch labels. */
 import type { Messages } from './en.js';
 
+/** The Dutch texts. */
 export const nl: Messages = {
   title: 'Omgevingsrapport op straatniveau',
   subtitle: 'Luchtkwaliteit, windcomfort en thermisch comfort',
