@@ -127,7 +127,7 @@ describe('HTML report', () => {
     const t = MESSAGES.fr;
     const page = html(namur.fr);
     expect(page).not.toContain(`aria-label="${t.wind.distributionTitle}"`);
-    expect(page).toContain(esc(t.summary.absent(t.metricNames.wind, t.summary.notModelled)));
+    expect(page).toContain(esc(t.summary.absent(t.summary.absentNames.wind, t.summary.notModelled)));
     expect(page).toContain('belgium_lowres');
     expect(svgLabelled(page, t.surroundings.no2Title)).toContain('<path d="M');
   });
@@ -187,7 +187,7 @@ describe('PDF report', () => {
     const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', file, '-']);
     const flat = stdout.replace(/\s+/g, ' ');
     expect(flat).toContain(t.location.nationwideArea);
-    expect(flat).toContain(t.summary.absent(t.metricNames.wind, t.summary.notModelled));
+    expect(flat).toContain(t.summary.absent(t.summary.absentNames.wind, t.summary.notModelled));
     expect(flat).not.toContain(t.wind.distributionTitle);
     expect(flat).toContain(oneDecimal('nl', namur.nl.statistics.thermal!.rating));
   });

@@ -49,7 +49,7 @@ export function summarySection(ctx: ComposeContext): Section {
   const absent = c.absent.map(({ metric, reason }) => ({
     kind: 'paragraph' as const,
     style: 'note' as const,
-    text: t.summary.absent(t.metricNames[metric], reason === 'not_in_scope' ? t.summary.notInScope : t.summary.notModelled),
+    text: t.summary.absent(t.summary.absentNames[metric], reason === 'not_in_scope' ? t.summary.notInScope : t.summary.notModelled),
   }));
   return {
     id: 'summary',

@@ -26,7 +26,7 @@ table.facts td{vertical-align:top;padding:3pt 0;border-bottom:0.5pt solid ${THEM
 table.facts tr{break-inside:avoid}
 .fact-note{display:block;color:${THEME.muted};font-size:7.5pt}
 .cards{display:flex;gap:8pt;margin:2pt 0 8pt}
-.card{flex:1 1 0;background:${THEME.panel};border-top:3pt solid ${THEME.accent};padding:6pt 8pt 7pt;break-inside:avoid}
+.card{flex:0 1 calc((100% - 16pt) / 3);background:${THEME.panel};border-top:3pt solid ${THEME.accent};padding:6pt 8pt 7pt;break-inside:avoid}
 .card h3{margin:0 0 2pt;font-size:9.5pt;color:${THEME.accent}}
 .card .rating{margin:0;font-size:8.5pt;color:${THEME.muted}}
 .card .rating strong{font-size:20pt;color:${THEME.ink};font-weight:bold}

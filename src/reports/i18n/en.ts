@@ -59,6 +59,8 @@ export const en = {
       `Comfortable ${comfort} of summer daytime hours; ${days} days with strong heat stress.`,
     howToRead:
       'Ratings and scores run from 0 to 10; higher is better. Labels follow the score: 9 and above Excellent, 7.5 Very good, 6 Good, 4 Moderate, 2 Poor, below 2 Bad.',
+    /** The metric as the subject of `absent`. */
+    absentNames: { air: 'Air quality', wind: 'Wind comfort', thermal: 'Thermal comfort' },
     absent: (metric: string, why: string) => `${metric} is not part of this report: ${why}.`,
     notInScope: 'the API key used does not include it',
     notModelled: 'the data for this location do not model it',

@@ -59,6 +59,7 @@ export const fr: Messages = {
       `Confortable ${comfort} des heures de jour en été\u202F; ${days} jours de fort stress de chaleur.`,
     howToRead:
       'Notes et scores vont de 0 à 10\u202F; plus c’est élevé, mieux c’est. Les libellés suivent le score\u00A0: à partir de 9 Excellent, 7,5 Très bon, 6 Bon, 4 Moyen, 2 Médiocre, sous 2 Mauvais.',
+    absentNames: { air: 'La qualité de l’air', wind: 'Le confort au vent', thermal: 'Le confort thermique' },
     absent: (metric, why) => `${metric} ne fait pas partie de ce rapport\u00A0: ${why}.`,
     notInScope: 'la clé API utilisée ne le comprend pas',
     notModelled: 'les données de ce lieu ne le modélisent pas',

@@ -57,6 +57,7 @@ export const nl: Messages = {
       `Comfortabel ${comfort} van de zomeruren overdag; ${days} dagen met sterke hittestress.`,
     howToRead:
       'Beoordelingen en scores lopen van 0 tot 10; hoger is beter. De labels volgen de score: vanaf 9 Uitstekend, 7,5 Zeer goed, 6 Goed, 4 Middelmatig, 2 Ondermaats, onder 2 Slecht.',
+    absentNames: { air: 'De luchtkwaliteit', wind: 'Het windcomfort', thermal: 'Het thermisch comfort' },
     absent: (metric, why) => `${metric} maakt geen deel uit van dit rapport: ${why}.`,
     notInScope: 'de gebruikte API-sleutel omvat het niet',
     notModelled: 'de gegevens voor deze locatie modelleren het niet',

@@ -19,6 +19,8 @@ const TOP = 48;
 const BOTTOM = 54;
 const W = LAYOUT.contentWidth;
 const X = LAYOUT.margin;
+/** Every rating card is a third of the text width, however many metrics the report has. */
+const CARD_WIDTH = (W - 16) / 3;
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -174,7 +176,7 @@ export class PdfWriter {
   }
 
   cardsHeight(cards: readonly RatingCard[]): number {
-    const w = (W - 8 * (cards.length - 1)) / Math.max(1, cards.length) - 16;
+    const w = CARD_WIDTH - 16;
     return Math.max(0, ...cards.map((card) => {
       const title = this.style(TYPE.h3, true).measure(card.title, w);
       const score = this.style(TYPE.note, true).measure(card.score, w);
@@ -186,7 +188,7 @@ export class PdfWriter {
   cards(cards: readonly RatingCard[]): void {
     const height = this.cardsHeight(cards);
     this.ensure(height + 8);
-    const cw = (W - 8 * (cards.length - 1)) / Math.max(1, cards.length);
+    const cw = CARD_WIDTH;
     cards.forEach((card, i) => {
       const x = X + i * (cw + 8);
       this.doc.rect(x, this.y, cw, height).fill(THEME.panel);
