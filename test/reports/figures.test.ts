@@ -74,9 +74,11 @@ describe('map drawing', () => {
       grid, values: [null, null, null, 1, 1, 1, 1, 1, 1], colorOf: () => '#123456', size: 90, label: 'm', north: 'N',
       distance: (m) => `${m} m`,
     }).markup;
-    const fills = [...svg.matchAll(/<rect x="[^"]+" y="0" width="[^"]+" height="[^"]+" fill="(#[0-9A-F]+)"\/>/g)].map((m) => m[1]);
-    expect(fills.slice(0, 3)).toEqual([NO_DATA, BUILDING, NO_DATA]);
-    expect(svg).toContain('fill="#123456"');
+    const pathOf = (color: string) => new RegExp(`<path d="([^"]+)" fill="${color}"`).exec(svg)?.[1];
+    // Cells are 30 pt: outside the dataset (0, 0), a building (0, 1), an outdoor cell without a value (0, 2).
+    expect(pathOf(NO_DATA)).toBe('M0 0H30V30H0ZM60 0H90V30H60Z');
+    expect(pathOf(BUILDING)).toBe('M30 0H60V30H30Z');
+    expect(pathOf('#123456')).toBe('M0 30H90V60H0ZM0 60H90V90H0Z');
   });
 });
 

@@ -16,6 +16,9 @@ import { distance, LAYOUT, type ComposeContext } from './context.js';
 /** Wind class value of Danger: drawn as a hatch over the comfort class, not as a class of its own. */
 const DANGER_CLASS = 5;
 
+/** Colour steps of the UTCI panel over its range. */
+export const UTCI_STEPS = 40;
+
 /** Smallest span of the UTCI colour range, °C: a flatter map is not stretched into strong contrasts. */
 export const UTCI_MIN_SPAN_C = 2;
 
@@ -90,7 +93,9 @@ export function surroundingsSection(ctx: ComposeContext): Section {
   const utci = grid.layers.summer_day_utci_c;
   const range = utci === undefined ? undefined : utciRange(utci);
   if (utci !== undefined && range !== undefined) {
-    const colorOf = (v: number) => relativeColor((v - range.min) / (range.max - range.min));
+    // Colours in UTCI_STEPS steps over the range: indistinguishable from a continuous gradient, and a map of a few dozen
+    // colours draws as a few dozen paths.
+    const colorOf = (v: number) => relativeColor(Math.round(((v - range.min) / (range.max - range.min)) * UTCI_STEPS) / UTCI_STEPS);
     figures.push({
       title: t.surroundings.utciTitle,
       svg: panel(t.surroundings.utciTitle, utci, colorOf),
