@@ -65,6 +65,16 @@ export interface Config {
   readonly statsResponseCacheMb: number;
   /** Pino log level (`fatal` … `trace`, or `silent`). */
   readonly logLevel: string;
+  /** Directory of the report files (`<job id>.html`, `<job id>.pdf`); default `<dataDir>/reports`. */
+  readonly reportsDir: string;
+  /** Report jobs worked on at the same time. */
+  readonly reportConcurrency: number;
+  /** Threads rendering reports (HTML and PDF), apart from the compute threads. */
+  readonly reportRenderThreads: number;
+  /** Attempts of a report job before a transient failure makes it fail. */
+  readonly reportMaxAttempts: number;
+  /** How long a status poll waits for the PDF rendering it started, ms (0: answer `pdf_pending` at once). */
+  readonly reportPdfWaitMs: number;
 }
 
 /** Environment variable names, one per setting (documented in docs/operations.md). */
@@ -90,6 +100,11 @@ export const ENV_VARS = {
   keepAliveTimeoutMs: 'SVC_KEEP_ALIVE_TIMEOUT_MS',
   statsResponseCacheMb: 'SVC_STATS_RESPONSE_CACHE_MB',
   logLevel: 'SVC_LOG_LEVEL',
+  reportsDir: 'SVC_REPORTS_DIR',
+  reportConcurrency: 'SVC_REPORT_CONCURRENCY',
+  reportRenderThreads: 'SVC_REPORT_RENDER_THREADS',
+  reportMaxAttempts: 'SVC_REPORT_MAX_ATTEMPTS',
+  reportPdfWaitMs: 'SVC_REPORT_PDF_WAIT_MS',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -203,6 +218,11 @@ function validate(config: Config): Config {
   checkInt(ENV_VARS.keepAliveTimeoutMs, config.keepAliveTimeoutMs, 1, 600_000);
   checkInt(ENV_VARS.statsResponseCacheMb, config.statsResponseCacheMb, 0, 65_536);
   if (!LOG_LEVELS.includes(config.logLevel)) fail(ENV_VARS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`, config.logLevel);
+  if (config.reportsDir.trim() === '') fail(ENV_VARS.reportsDir, 'must not be empty', config.reportsDir);
+  checkInt(ENV_VARS.reportConcurrency, config.reportConcurrency, 1, 64);
+  checkInt(ENV_VARS.reportRenderThreads, config.reportRenderThreads, 1, 64);
+  checkInt(ENV_VARS.reportMaxAttempts, config.reportMaxAttempts, 1, 100);
+  checkInt(ENV_VARS.reportPdfWaitMs, config.reportPdfWaitMs, 0, 60_000);
   return config;
 }
 
@@ -235,6 +255,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     keepAliveTimeoutMs: intFrom(env, ENV_VARS.keepAliveTimeoutMs, 72_000),
     statsResponseCacheMb: intFrom(env, ENV_VARS.statsResponseCacheMb, 32),
     logLevel: env[ENV_VARS.logLevel]?.trim() || 'info',
+    reportsDir: resolve(env[ENV_VARS.reportsDir]?.trim() || join(dataDir, 'reports')),
+    reportConcurrency: intFrom(env, ENV_VARS.reportConcurrency, 2),
+    reportRenderThreads: intFrom(env, ENV_VARS.reportRenderThreads, 1),
+    reportMaxAttempts: intFrom(env, ENV_VARS.reportMaxAttempts, 5),
+    reportPdfWaitMs: intFrom(env, ENV_VARS.reportPdfWaitMs, 1_000),
   };
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConfigOverrides;
   const limits = Object.fromEntries(Object.entries(given.limits ?? {}).filter(([, v]) => v !== undefined));

@@ -3,12 +3,12 @@
  * configured geocoder, the local compute pool, the configured or embedded model service) and knows how to take them
  * down again in the right order. `svc serve` and `svc demo` use it, and so do the end-to-end tests and benchmarks.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
 import type { Config, HttpGeocoderApi } from './config.js';
-import { DamagedDataError } from './errors.js';
+import { DamagedDataError, NotFoundError } from './errors.js';
 import { openDatabase, type Database } from './db/database.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
@@ -22,14 +22,18 @@ import {
 } from './geocode/geocoder.js';
 import { CachedKeyLookup } from './keys/cached-key-lookup.js';
 import { SqliteKeyStore } from './keys/key-store.js';
+import type { ApiKeyRecord } from './keys/key-types.js';
 import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
 import { systemClock } from './services/clock.js';
-import { HistoricalService, type ServiceLogger } from './services/historical-service.js';
+import { HistoricalService } from './services/historical-service.js';
 import { LiveService } from './services/live-service.js';
 import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 import { DamageRegistry } from './store/damage-registry.js';
 import { listDatasets } from './store/data-dir.js';
+import type { ReportContentSource } from './reports/report-types.js';
+import { createReportProduct, type ReportProduct } from './report-product.js';
+import type { Clock } from './services/clock.js';
 
 /** The HTTP geocoder adapters, by the API name `SVC_GEOCODER` gives. */
 const HTTP_GEOCODERS: Readonly<Record<HttpGeocoderApi, (options: HttpGeocoderOptions) => Geocoder>> = {
@@ -58,6 +62,46 @@ async function checkDatasets(dataDir: string, compute: LocalCompute, damage: Dam
   }
 }
 
+/** The parts of the service a report's content is gathered from. */
+export interface ReportContentParts {
+  readonly historical: HistoricalService;
+  readonly compute: LocalCompute;
+  readonly geocoder: Geocoder;
+  readonly clock: Clock;
+}
+
+/** How the reports product is made: its content source over the service's parts, and its rendering threads' entry. */
+export interface ReportsWiring {
+  readonly content: (parts: ReportContentParts) => ReportContentSource;
+  /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
+  readonly renderWorker?: string;
+}
+
+/** Options of `createServer`. */
+export interface ServerOptions {
+  /** The reports product; without it `/v1/reports` is not served. */
+  readonly reports?: ReportsWiring;
+}
+
+/** Messages of background work go to the application's logger once it exists. */
+function forwardingLogger(target: () => FastifyBaseLogger | undefined) {
+  return {
+    info: (obj: object, msg: string) => target()?.info(obj, msg),
+    warn: (obj: object, msg: string) => target()?.warn(obj, msg),
+    error: (obj: object, msg: string) => target()?.error(obj, msg),
+  };
+}
+
+/** The key with this id, or undefined when there is none. */
+function keyById(keys: SqliteKeyStore, id: number): ApiKeyRecord | undefined {
+  try {
+    return keys.get(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
 /** A built service: the application (ready, not yet listening), the parts it runs on, and its shutdown. */
 export interface Server {
   readonly app: FastifyInstance;
@@ -70,8 +114,11 @@ export interface Server {
   readonly modelService: ModelServiceConnection;
   /** Damage found in the datasets (at start-up and while serving); `/health` reports it. */
   readonly damage: DamageRegistry;
+  /** The reports product, when it is wired. */
+  readonly reports: ReportProduct | undefined;
   /**
-   * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then the model service stops,
+   * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then report jobs in hand are
+   * queued again for the next start and the rendering threads close, then the model service stops,
    * computations still running (those whose clients timed out) settle and are cached, the compute pool closes, and
    * the database closes last.
    */
@@ -79,7 +126,7 @@ export interface Server {
 }
 
 /** Builds the service for `config`; on a failure part-way, whatever was already started is closed again. */
-export async function createServer(config: Config): Promise<Server> {
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const undo = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -94,7 +141,7 @@ export async function createServer(config: Config): Promise<Server> {
     const { createLocalCompute } = await import('./compute/local-compute.js');
     const compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
     cleanups.push(() => compute.close());
-    let log: ServiceLogger | undefined;
+    let log: FastifyBaseLogger | undefined;
     // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
     const damage = new DamageRegistry({ now: systemClock.now });
     const historical = new HistoricalService({
@@ -117,20 +164,37 @@ export async function createServer(config: Config): Promise<Server> {
     const keys = new SqliteKeyStore(db);
     // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
     const lookup = new CachedKeyLookup(keys, { now: systemClock.now });
-    const app = await buildApp({ config, keys: lookup, geocoder, historical, live, clock: systemClock, damage });
+    let reports: ReportProduct | undefined;
+    if (options.reports !== undefined) {
+      const wiring = options.reports;
+      reports = await createReportProduct({
+        config, db, geocoder, clock: systemClock,
+        content: wiring.content({ historical, compute, geocoder, clock: systemClock }),
+        keyById: (id) => keyById(keys, id),
+        ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
+        logger: forwardingLogger(() => log),
+      });
+      const product = reports;
+      cleanups.push(() => product.close());
+    }
+    const app = await buildApp({
+      config, keys: lookup, geocoder, historical, live, clock: systemClock, damage, ...(reports ? { reports: reports.service } : {}),
+    });
     log = app.log;
     await checkDatasets(config.dataDir, compute, damage);
     await app.ready();
+    reports?.start();
 
     let closing: Promise<void> | undefined;
     const shutdown = async () => {
       await app.close();
+      await reports?.close();
       await modelService.close();
       await historical.drain();
       await compute.close();
       db.close();
     };
-    return { app, config, db, keys, compute, historical, modelService, damage, close: () => (closing ??= shutdown()) };
+    return { app, config, db, keys, compute, historical, modelService, damage, reports, close: () => (closing ??= shutdown()) };
   } catch (err) {
     await undo();
     throw err;

@@ -13,6 +13,7 @@ import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
 import { systemClock, type Clock } from '../services/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
+import type { ReportService } from '../services/report-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { decimalNumbersSchemaController } from './decimal-numbers.js';
 import { DocsLocation } from './docs-location.js';
@@ -32,6 +33,7 @@ import { healthRoutes } from './routes/health.js';
 import { historicalRoutes } from './routes/historical.js';
 import { keyRoutes } from './routes/key.js';
 import { liveRoutes } from './routes/live.js';
+import { reportsRoutes } from './routes/reports.js';
 import { scalesRoutes } from './routes/scales.js';
 import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
@@ -55,6 +57,8 @@ export interface AppDeps {
   readonly historical: HistoricalService;
   /** Live and forecast records from the model service; without it, /realtime and /forecast are not served. */
   readonly live?: LiveService;
+  /** Report jobs, their status and files; without it, /reports is not served. */
+  readonly reports?: ReportService;
   /** Defaults to the system clock. */
   readonly clock?: Clock;
   /** Defaults to a fresh in-memory limiter (one process). */
@@ -142,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
+      if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });
       await v1.register(openApiRoute, { docs, publish });
     },
     { prefix: '/v1' },

@@ -137,14 +137,16 @@ export function decimalNumberCheck(schema: unknown): ((value: unknown) => Fastif
 }
 
 /** A compiled validator as Fastify calls it (Ajv's, with the `schemaEnv` that lets it replace coerced values). */
-interface Validator {
+export interface Validator {
   (data: unknown, context?: unknown): unknown;
   errors?: FastifySchemaValidationError[] | null;
   schemaEnv?: unknown;
 }
 
-type ValidatorCompiler = (route: { schema: unknown; method: string; url: string; httpPart?: string }) => Validator;
-type ValidatorFactory = (externalSchemas: Record<string, unknown>, options: unknown) => ValidatorCompiler;
+/** A route validator compiler as Fastify calls it. */
+export type ValidatorCompiler = (route: { schema: unknown; method: string; url: string; httpPart?: string }) => Validator;
+/** Builds validator compilers (Ajv's, through @fastify/ajv-compiler). */
+export type ValidatorFactory = (externalSchemas: Record<string, unknown>, options: unknown) => ValidatorCompiler;
 
 /** Wraps validators of `factory` (Fastify's default, Ajv) with the decimal-number check. */
 export function withDecimalNumbers(factory: ValidatorFactory): ValidatorFactory {

@@ -31,6 +31,7 @@ const TAGS = [
   { name: 'historical', description: 'Annual statistics over a reference year, anywhere in Belgium.' },
   { name: 'realtime', description: 'Live hourly records inside covered cities that offer them.' },
   { name: 'forecast', description: 'Forecast hourly records, about 48 hours ahead, inside covered cities that offer them.' },
+  { name: 'reports', description: 'Generated reports (self-contained HTML and A4 PDF, in English, French or Dutch), produced asynchronously: request, poll, download.' },
 ];
 
 /** Registers @fastify/swagger; must be registered before any route so every route is collected. */

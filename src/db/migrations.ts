@@ -50,4 +50,44 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX stats_cache_dataset ON stats_cache (dataset, content_version);
     `,
   },
+  {
+    version: 2,
+    description: 'Report jobs, the daily report quota and idempotency keys of report requests',
+    sql: `
+      CREATE TABLE report_jobs (
+        id              TEXT    PRIMARY KEY,                 -- UUID v4
+        key_id          INTEGER NOT NULL REFERENCES api_keys (id),
+        state           TEXT    NOT NULL CHECK (state IN ('queued', 'running', 'delivering', 'completed', 'failed')),
+        request_json    TEXT    NOT NULL,                    -- ReportRequest (src/reports/report-types.ts)
+        content_json    TEXT,                                -- ReportContent once gathered; NULL after retention
+        attempts        INTEGER NOT NULL DEFAULT 0,          -- claims so far
+        not_before_ms   INTEGER NOT NULL,                    -- a queued job waits until then (back-off)
+        last_error      TEXT,                                -- last transient failure, for operators
+        detail          TEXT,                                -- failure reason shown to the client
+        created_ms      INTEGER NOT NULL,
+        updated_ms      INTEGER NOT NULL,
+        completed_ms    INTEGER,                             -- HTML ready (generation time)
+        finished_ms     INTEGER,                             -- completed or failed: retention counts from here
+        pdf_ms          INTEGER,                             -- PDF ready
+        expired_ms      INTEGER                              -- files deleted after retention
+      );
+      CREATE INDEX report_jobs_due ON report_jobs (state, not_before_ms, created_ms);
+      CREATE INDEX report_jobs_retention ON report_jobs (finished_ms) WHERE expired_ms IS NULL;
+
+      CREATE TABLE report_quota (
+        key_id          INTEGER NOT NULL,
+        day             TEXT    NOT NULL,                    -- UTC date YYYY-MM-DD
+        used            INTEGER NOT NULL,
+        PRIMARY KEY (key_id, day)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE report_idempotency (
+        key_id          INTEGER NOT NULL,
+        idem_key        TEXT    NOT NULL,                    -- the client's Idempotency-Key header
+        fingerprint     TEXT    NOT NULL,                    -- SHA-256 of the request's effective parameters
+        job_id          TEXT    NOT NULL REFERENCES report_jobs (id),
+        PRIMARY KEY (key_id, idem_key)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,0 +1,173 @@
+/**
+ * Runs report jobs: claims due jobs from the queue with at most `concurrency` at a time, hands each to the work
+ * function (which does its CPU work in worker threads, never on the event loop), and decides what a failure means.
+ *
+ * - A transient failure (the compute back end, a geocoder or a renderer thread failed or timed out, or an unexpected
+ *   fault) puts the job back to `queued` after an exponential back-off, until it has been claimed `maxAttempts` times;
+ *   then it fails.
+ * - Any other `ServiceError` (outside coverage, nothing to report, damaged data) is permanent: the job fails at once
+ *   with the error's message as its detail.
+ * - Stopping aborts the jobs in hand and queues them again; `start` requeues what a killed process left running.
+ */
+import { ServiceError } from '../errors.js';
+import type { Clock } from '../services/clock.js';
+import type { ReportJob, ReportJobQueue } from './job-types.js';
+
+/** Error codes worth another attempt: the back end or an upstream failed, or did not answer in time. */
+export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable', 'internal_error', 'dataset_error']);
+
+/** What the runner tells operators. */
+export interface RunnerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** The work of one job: from the state it was claimed in to `completed`. Rejects on failure. */
+export type JobWork = (job: ReportJob, signal: AbortSignal) => Promise<void>;
+
+/** Options of the runner. */
+export interface JobRunnerOptions {
+  readonly queue: ReportJobQueue;
+  readonly work: JobWork;
+  readonly clock: Clock;
+  /** Jobs worked on at the same time. */
+  readonly concurrency: number;
+  /** Claims of one job before a transient failure becomes permanent. */
+  readonly maxAttempts: number;
+  /** Back-off after the first failed attempt; doubled after each further one, up to `maxBackoffMs`. */
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+  readonly logger?: RunnerLogger;
+}
+
+/** Longest failure detail kept; details are meant to be short. */
+const DETAIL_MAX = 300;
+
+function shorten(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= DETAIL_MAX ? text : `${chars.slice(0, DETAIL_MAX - 1).join('')}…`;
+}
+
+/** The delay before attempt `attempts + 1`, after `attempts` failed ones. */
+export function backoffDelay(attempts: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Claims and runs jobs; one per process. */
+export class JobRunner {
+  readonly #o: JobRunnerOptions;
+  readonly #active = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  #started = false;
+  #stopping = false;
+  #wake: { at: number; cancel: () => void } | undefined;
+
+  constructor(options: JobRunnerOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+    if (!Number.isInteger(options.maxAttempts) || options.maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
+    this.#o = options;
+  }
+
+  /** Requeues jobs a stopped process left in hand, then starts claiming; returns how many were requeued. */
+  start(): number {
+    if (this.#started) return 0;
+    this.#started = true;
+    const recovered = this.#o.queue.recover(this.#o.clock.now());
+    if (recovered > 0) this.#o.logger?.info({ recovered }, 'report jobs resumed after a restart');
+    this.#pump();
+    return recovered;
+  }
+
+  /** A job was queued: claim it if a slot is free. */
+  notify(): void {
+    if (this.#started && !this.#stopping) this.#pump();
+  }
+
+  /** Jobs in hand now. */
+  get active(): number {
+    return this.#active.size;
+  }
+
+  /** Resolves once the jobs in hand now have settled. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#active.values()].map((a) => a.done));
+  }
+
+  /** Stops claiming, aborts the jobs in hand (they are queued again) and waits for them to settle. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wake?.cancel();
+    this.#wake = undefined;
+    for (const { controller } of this.#active.values()) controller.abort();
+    await this.settled();
+  }
+
+  #pump(): void {
+    const { queue, clock, concurrency } = this.#o;
+    while (!this.#stopping && this.#active.size < concurrency) {
+      const claim = queue.claim(clock.now());
+      if (claim.job === undefined) {
+        if (claim.wakeAtMs !== undefined) this.#wakeAt(claim.wakeAtMs);
+        return;
+      }
+      this.#run(claim.job);
+    }
+  }
+
+  /** Looks again at `at` (a back-off ending), unless an earlier wake-up is already set. */
+  #wakeAt(at: number): void {
+    if (this.#wake !== undefined && this.#wake.at <= at) return;
+    this.#wake?.cancel();
+    const cancel = this.#o.clock.setTimer(Math.max(0, at - this.#o.clock.now()), () => {
+      this.#wake = undefined;
+      this.notify();
+    });
+    this.#wake = { at, cancel };
+  }
+
+  #run(job: ReportJob): void {
+    const controller = new AbortController();
+    const done = (async () => {
+      try {
+        await this.#o.work(job, controller.signal);
+      } catch (err) {
+        this.#failed(job, err, controller.signal.aborted);
+      }
+    })().finally(() => {
+      this.#active.delete(job.id);
+      this.notify();
+    });
+    this.#active.set(job.id, { controller, done });
+  }
+
+  #failed(job: ReportJob, err: unknown, aborted: boolean): void {
+    const { queue, clock, logger } = this.#o;
+    const now = clock.now();
+    if (aborted) {
+      queue.requeue(job.id, now, now);
+      return;
+    }
+    const code = err instanceof ServiceError ? err.code : 'internal_error';
+    const message = err instanceof Error ? err.message : String(err);
+    if (!TRANSIENT_CODES.has(code)) {
+      logger?.info({ jobId: job.id, code, detail: message }, 'report job failed');
+      this.#fail(job.id, shorten(message), now);
+      return;
+    }
+    // Unexpected faults are the service's: their text stays in the log, the client reads a fixed sentence.
+    const safe = err instanceof ServiceError && code.startsWith('upstream_') ? message : 'An internal error occurred.';
+    if (job.attempts >= this.#o.maxAttempts) {
+      logger?.error({ jobId: job.id, err, attempts: job.attempts }, 'report job failed: attempts exhausted');
+      this.#fail(job.id, shorten(`The report could not be generated after ${job.attempts} attempts. ${safe}`), now);
+      return;
+    }
+    const delay = backoffDelay(job.attempts, this.#o.backoffMs, this.#o.maxBackoffMs);
+    logger?.warn({ jobId: job.id, err, attempts: job.attempts, retryInMs: delay }, 'report job failed; retrying later');
+    queue.requeue(job.id, now + delay, now, shorten(message));
+  }
+
+  #fail(id: string, detail: string, now: number): void {
+    const { queue } = this.#o;
+    if (!queue.advance(id, 'running', 'failed', now, { detail })) queue.advance(id, 'delivering', 'failed', now, { detail });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The reports product assembled over the service's parts (part of the composition root, beside server.ts): the job
+ * store (SQLite), the report files directory, the rendering threads, the runner, the retention sweeper and the service
+ * the routes call. `start` resumes every job a stopped process left queued or running; `close` stops in order.
+ */
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Geocoder } from './geocode/geocoder.js';
+import { JobRunner, type RunnerLogger } from './jobs/job-runner.js';
+import { DirectoryReportFiles } from './jobs/report-files.js';
+import { RetentionSweeper } from './jobs/retention-sweeper.js';
+import { SqliteJobStore } from './jobs/sqlite-job-store.js';
+import type { ApiKeyRecord } from './keys/key-types.js';
+import { createRenderPool, type RenderPool } from './reports/render-pool.js';
+import type { ReportContentSource } from './reports/report-types.js';
+import type { Clock } from './services/clock.js';
+import { ReportAdmissions } from './services/report-admission.js';
+import { ReportPdf } from './services/report-pdf.js';
+import { reportWork } from './services/report-pipeline.js';
+import { ReportService } from './services/report-service.js';
+
+/** Back-off after a job's first transient failure; doubled after each further one. */
+export const REPORT_RETRY_BASE_MS = 2_000;
+/** Longest back-off between two attempts of a job. */
+export const REPORT_RETRY_MAX_MS = 60_000;
+/** Time between two retention sweeps. */
+export const REPORT_SWEEP_INTERVAL_MS = 3_600_000;
+
+/** What the reports product is built from. */
+export interface ReportProductDeps {
+  readonly config: Config;
+  readonly db: Database;
+  readonly geocoder: Geocoder;
+  readonly clock: Clock;
+  /** What a report says, gathered over the service's statistics and data. */
+  readonly content: ReportContentSource;
+  /** The record of a key by id (a job's owner); undefined when there is none. */
+  readonly keyById: (id: number) => ApiKeyRecord | undefined;
+  /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
+  readonly renderWorker?: string;
+  readonly logger?: RunnerLogger;
+}
+
+/** The running reports product. */
+export interface ReportProduct {
+  readonly service: ReportService;
+  readonly store: SqliteJobStore;
+  readonly files: DirectoryReportFiles;
+  readonly runner: JobRunner;
+  readonly sweeper: RetentionSweeper;
+  readonly pdf: ReportPdf;
+  readonly renderer: RenderPool;
+  /** Resumes interrupted jobs and starts the runner and the sweeper. */
+  start(): void;
+  /** Stops the runner (jobs in hand are queued again), the sweeper and PDF renders, then the rendering threads. */
+  close(): Promise<void>;
+}
+
+/** Builds the reports product (not started). */
+export async function createReportProduct(deps: ReportProductDeps): Promise<ReportProduct> {
+  const { config, db, clock, logger } = deps;
+  const store = new SqliteJobStore(db);
+  const files = await DirectoryReportFiles.open(config.reportsDir);
+  const renderer = createRenderPool({
+    threads: config.reportRenderThreads,
+    ...(deps.renderWorker !== undefined ? { filename: deps.renderWorker } : {}),
+  });
+  const runner = new JobRunner({
+    queue: store,
+    work: reportWork({ queue: store, jobs: store, files, content: deps.content, renderer, keyById: deps.keyById, clock }),
+    clock,
+    concurrency: config.reportConcurrency,
+    maxAttempts: config.reportMaxAttempts,
+    backoffMs: REPORT_RETRY_BASE_MS,
+    maxBackoffMs: REPORT_RETRY_MAX_MS,
+    ...(logger ? { logger } : {}),
+  });
+  const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: REPORT_SWEEP_INTERVAL_MS, ...(logger ? { logger } : {}) });
+  const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: config.reportPdfWaitMs, ...(logger ? { logger } : {}) });
+  const admissions = new ReportAdmissions({
+    admission: store, jobs: store, geocoder: deps.geocoder, clock, limits: config.limits, onQueued: () => runner.notify(),
+    ...(logger ? { logger } : {}),
+  });
+  const service = new ReportService({ admissions, jobs: store, files, pdf, clock });
+  let closing: Promise<void> | undefined;
+  return {
+    service, store, files, runner, sweeper, pdf, renderer,
+    start() {
+      runner.start();
+      sweeper.start();
+    },
+    close() {
+      closing ??= (async () => {
+        await runner.stop();
+        await sweeper.stop();
+        await pdf.settled();
+        await renderer.close();
+      })();
+      return closing;
+    },
+  };
+}
