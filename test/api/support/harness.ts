@@ -13,6 +13,7 @@ import { SqliteKeyStore } from '../../../src/keys/key-store.js';
 import type { KeySpec } from '../../../src/keys/key-types.js';
 import type { RateLimiter } from '../../../src/keys/rate-limiter.js';
 import { HistoricalService } from '../../../src/services/historical-service.js';
+import type { ReportService } from '../../../src/services/report-service.js';
 import { SqliteStatsCache } from '../../../src/services/stats-cache.js';
 import { FakeCompute } from '../../services/support/fake-compute.js';
 import { ManualClock } from '../../services/support/manual-clock.js';
@@ -53,6 +54,8 @@ export interface HarnessOptions {
   readonly logStream?: { write(line: string): void };
   /** Adds routes (e.g. a body-accepting test route) before the app is made ready. */
   readonly beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** Builds the reports service over the harness's database, clock and geocoder (reports-harness.ts). */
+  readonly reports?: (parts: { db: Database; clock: ManualClock; geocoder: Geocoder; config: Config }) => Promise<ReportService>;
 }
 
 /** Builds a ready application over fresh test doubles. */
@@ -71,8 +74,10 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     timeoutMs: config.upstreamTimeoutMs,
     computeVersion: `test-${config.version}`,
   });
+  const reports = options.reports ? await options.reports({ db, clock, geocoder, config }) : undefined;
   const app = await buildApp({
     config, keys, geocoder, historical, clock,
+    ...(reports ? { reports } : {}),
     ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });

@@ -1,0 +1,100 @@
+/**
+ * The application with the reports product over in-process parts: the SQLite job store of the harness's in-memory
+ * database, report files in a temporary directory, the real runner, PDF step and sweeper driven by the harness's manual
+ * clock, and the seam's test doubles for content and rendering (test/jobs/support/fake-report.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JobRunner } from '../../../src/jobs/job-runner.js';
+import { DirectoryReportFiles } from '../../../src/jobs/report-files.js';
+import { RetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
+import { SqliteJobStore } from '../../../src/jobs/sqlite-job-store.js';
+import { SqliteKeyStore } from '../../../src/keys/key-store.js';
+import { ReportAdmissions } from '../../../src/services/report-admission.js';
+import { ReportPdf } from '../../../src/services/report-pdf.js';
+import { reportWork } from '../../../src/services/report-pipeline.js';
+import { ReportService } from '../../../src/services/report-service.js';
+import type { ConfigOverrides } from '../../../src/config.js';
+import type { Geocoder } from '../../../src/geocode/geocoder.js';
+import { FakeContentSource, FakeRenderer } from '../../jobs/support/fake-report.js';
+import { harness, type Harness } from './harness.js';
+
+/** The harness with the reports parts exposed. */
+export interface ReportsHarness extends Harness {
+  readonly store: SqliteJobStore;
+  readonly files: DirectoryReportFiles;
+  readonly content: FakeContentSource;
+  readonly renderer: FakeRenderer;
+  readonly runner: JobRunner;
+  readonly pdf: ReportPdf;
+  readonly sweeper: RetentionSweeper;
+  /** Resolves once no job is in hand and no PDF is rendering. */
+  settle(): Promise<void>;
+}
+
+/** Options of the reports harness. */
+export interface ReportsHarnessOptions {
+  readonly config?: ConfigOverrides;
+  readonly geocoder?: Geocoder;
+  /** How long a status poll waits for its PDF render (default 1000; the manual clock never fires it by itself). */
+  readonly pdfWaitMs?: number;
+  readonly concurrency?: number;
+  readonly maxAttempts?: number;
+  /** Start the runner (default true); false leaves accepted jobs queued. */
+  readonly start?: boolean;
+}
+
+/** Builds a ready application with the reports product. */
+export async function reportsHarness(options: ReportsHarnessOptions = {}): Promise<ReportsHarness> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-reports-'));
+  const content = new FakeContentSource();
+  const renderer = new FakeRenderer();
+  let parts: Omit<ReportsHarness, keyof Harness | 'settle'> | undefined;
+  const h = await harness({
+    config: options.config,
+    ...(options.geocoder ? { geocoder: options.geocoder } : {}),
+    reports: async ({ db, clock, geocoder, config }) => {
+      const store = new SqliteJobStore(db);
+      const files = await DirectoryReportFiles.open(dir);
+      const keys = new SqliteKeyStore(db);
+      const keyById = (id: number) => keys.list().find((k) => k.id === id);
+      const runner = new JobRunner({
+        queue: store,
+        work: reportWork({ queue: store, jobs: store, files, content, renderer, keyById, clock }),
+        clock,
+        concurrency: options.concurrency ?? 2,
+        maxAttempts: options.maxAttempts ?? 3,
+        backoffMs: 1_000,
+        maxBackoffMs: 8_000,
+      });
+      const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: options.pdfWaitMs ?? 1_000 });
+      const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: 3_600_000 });
+      const admissions = new ReportAdmissions({
+        admission: store, jobs: store, geocoder, clock, limits: config.limits, onQueued: () => runner.notify(),
+      });
+      parts = { store, files, content, renderer, runner, pdf, sweeper };
+      return new ReportService({ admissions, jobs: store, files, pdf, clock });
+    },
+  });
+  const p = parts!;
+  if (options.start !== false) p.runner.start();
+  return {
+    ...h,
+    ...p,
+    settle: async () => {
+      for (let i = 0; i < 1000 && (p.runner.active > 0 || p.pdf.rendering > 0); i++) {
+        await p.runner.settled();
+        await p.pdf.settled();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+    close: async () => {
+      await p.runner.stop();
+      await p.sweeper.stop();
+      await p.pdf.settled();
+      await h.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
