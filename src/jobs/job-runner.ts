@@ -23,8 +23,11 @@ export interface RunnerLogger {
   error(obj: object, msg: string): void;
 }
 
-/** The work of one job: from the state it was claimed in to `completed`. Rejects on failure. */
-export type JobWork = (job: ReportJob, signal: AbortSignal) => Promise<void>;
+/**
+ * The work of one job: from the state it was claimed in to `completed`. Resolves true when it completed the job, false
+ * when the job was no longer its to move (another runner, or retention, moved it); rejects on failure.
+ */
+export type JobWork = (job: ReportJob, signal: AbortSignal) => Promise<boolean>;
 
 /** Options of the runner. */
 export interface JobRunnerOptions {
@@ -129,7 +132,9 @@ export class JobRunner {
     const controller = new AbortController();
     const done = (async () => {
       try {
-        await this.#o.work(job, controller.signal);
+        if (await this.#o.work(job, controller.signal)) {
+          this.#o.logger?.info({ jobId: job.id, attempts: job.attempts }, 'report job completed');
+        }
       } catch (err) {
         this.#failed(job, err, controller.signal.aborted);
       }

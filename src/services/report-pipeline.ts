@@ -34,13 +34,13 @@ export function reportWork(deps: ReportPipelineDeps): JobWork {
       if (key === undefined) throw new ForbiddenError('The API key that requested this report no longer exists.');
       content = await deps.content.gather(job.request, key, signal);
       signal.throwIfAborted();
-      if (!queue.advance(job.id, 'running', 'delivering', clock.now(), { content })) return;
+      if (!queue.advance(job.id, 'running', 'delivering', clock.now(), { content })) return false;
     } else if (!queue.advance(job.id, 'running', 'delivering', clock.now())) {
-      return;
+      return false;
     }
     const html = await renderer.html(content);
     signal.throwIfAborted();
     await files.write(job.id, 'html', html);
-    queue.advance(job.id, 'delivering', 'completed', clock.now());
+    return queue.advance(job.id, 'delivering', 'completed', clock.now());
   };
 }

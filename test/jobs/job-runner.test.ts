@@ -48,7 +48,7 @@ function start(work: JobWork, concurrency = 2, maxAttempts = 3): JobRunner {
 const complete = (gate?: Gate): JobWork => async (job) => {
   await gate?.wait();
   store.advance(job.id, 'running', 'delivering', clock.now());
-  store.advance(job.id, 'delivering', 'completed', clock.now());
+  return store.advance(job.id, 'delivering', 'completed', clock.now());
 };
 
 async function until(done: () => boolean): Promise<void> {
@@ -67,8 +67,9 @@ describe('JobRunner', () => {
     const r = start(async (job) => {
       running++;
       peak = Math.max(peak, running);
-      await complete(gate)(job, new AbortController().signal);
+      const done = await complete(gate)(job, new AbortController().signal);
       running--;
+      return done;
     });
     await until(() => running === 2);
     expect(states(ids)).toEqual(['running', 'running', 'queued', 'queued', 'queued']);
@@ -132,6 +133,7 @@ describe('JobRunner', () => {
     const r = start(async (_job, signal) => {
       await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       aborted++;
+      return true;
     }, 2);
     await until(() => r.active === 2);
     clock.advance(5);
@@ -153,7 +155,7 @@ describe('JobRunner', () => {
       queue: store, clock, concurrency: 1, maxAttempts: 5, backoffMs: 1, maxBackoffMs: 1,
       work: async (job, signal) => {
         seen.push({ id: job.id, hasContent: job.hasContent });
-        await complete()(job, signal);
+        return complete()(job, signal);
       },
     });
     runner = r;

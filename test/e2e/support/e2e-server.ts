@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig, type ConfigOverrides } from '../../../src/config.js';
 import type { KeySpec } from '../../../src/keys/key-types.js';
-import { createServer, type Server } from '../../../src/server.js';
+import { createServer, type ReportsWiring, type Server } from '../../../src/server.js';
 import { fixtureDataDir } from '../../helpers/fixtures.js';
 import { UUID_V4 } from '../../api/support/problem.js';
 
@@ -33,6 +33,8 @@ export interface E2eServer {
   issue(spec?: Partial<KeySpec>): string;
   /** GET `path` (starting with `/v1/`) with an optional key sent as a bearer token. */
   get(path: string, key?: string, headers?: Record<string, string>): Promise<E2eResponse>;
+  /** POST `body` (an object as JSON, a string as is) to `path` with an optional key; content type JSON unless given. */
+  post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<E2eResponse>;
   /** Shuts the service down gracefully (idempotent) and deletes the temporary database. */
   close(): Promise<void>;
 }
@@ -60,14 +62,27 @@ export async function readResponse(res: Response): Promise<E2eResponse> {
   return { url: res.url, status: res.status, headers: res.headers, text, json: checkCommon(res.status, res.headers, text) };
 }
 
+/** Options of the end-to-end server. */
+export interface E2eOptions {
+  /** Datasets to serve; the fixture datasets by default. */
+  readonly dataDir?: string;
+  /** The reports product's wiring; without it `/v1/reports` is not served. */
+  readonly reports?: ReportsWiring;
+  /** Further configuration (the database and the reports directory are in a temporary directory). */
+  readonly config?: ConfigOverrides;
+}
+
 /** Starts the real service over the fixture datasets (or the datasets of `dataDir`) on 127.0.0.1, port 0. */
-export async function startE2eServer(options: { dataDir?: string } = {}): Promise<E2eServer> {
+export async function startE2eServer(options: E2eOptions = {}): Promise<E2eServer> {
   const dataDir = options.dataDir ?? await fixtureDataDir();
   const dir = await mkdtemp(join(tmpdir(), 'svc-e2e-'));
-  const config = loadConfig({}, { logLevel: 'silent', dataDir, dbFile: join(dir, 'svc.sqlite'), computeThreads: 2, port: 0 });
+  const config = loadConfig({}, {
+    logLevel: 'silent', dataDir, dbFile: join(dir, 'svc.sqlite'), reportsDir: join(dir, 'reports'), computeThreads: 2, port: 0,
+    ...options.config,
+  });
   let server: Server;
   try {
-    server = await createServer(config);
+    server = await createServer(config, options.reports ? { reports: options.reports } : {});
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
@@ -80,6 +95,13 @@ export async function startE2eServer(options: { dataDir?: string } = {}): Promis
     get: async (path, key, headers = {}) => {
       const auth: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
       return readResponse(await fetch(`${base}${path}`, { headers: { ...auth, ...headers } }));
+    },
+    post: async (path, body, key, headers = {}) => {
+      const auth: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
+      const payload = typeof body === 'string' ? body : JSON.stringify(body);
+      return readResponse(await fetch(`${base}${path}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...auth, ...headers }, body: payload,
+      }));
     },
     close: async () => {
       await server.close();

@@ -1,0 +1,160 @@
+/**
+ * End to end over real HTTP: the real service (`createServer`: SQLite jobs, report files on disk, rendering threads,
+ * real compute) with the reports product. Until the report content lands, its content source is a double that gathers
+ * the real statistics (test/jobs/support/stats-content.ts) and its threads render small documents
+ * (test/jobs/support/fake-render-worker.mjs); everything else is the real delivery path.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportsWiring } from '../../src/server.js';
+import type { ReportContentSource } from '../../src/reports/report-types.js';
+import { FAKE_RENDER_WORKER } from '../jobs/support/fake-render-worker.js';
+import { Gate } from '../jobs/support/fake-report.js';
+import { statsContentSource } from '../jobs/support/stats-content.js';
+import { embeddedGeocoder } from '../api/support/harness.js';
+import { expectProblem, startE2eServer, until, type E2eResponse, type E2eServer } from './support/e2e-server.js';
+
+const WIRING: ReportsWiring = { content: statsContentSource, renderWorker: FAKE_RENDER_WORKER };
+
+let e2e: E2eServer;
+let key: string;
+beforeAll(async () => {
+  e2e = await startE2eServer({ reports: WIRING });
+  key = e2e.issue({ label: 'e2e reports', products: ['reports'] });
+});
+afterAll(async () => e2e?.close());
+
+/** Polls the status until the job is no longer processing (the poll itself is what renders the PDF). */
+async function finished(server: E2eServer, id: string, k = key): Promise<E2eResponse> {
+  for (let i = 0; i < 600; i++) {
+    const res = await server.get(`/v1/reports/${id}`, k);
+    if (res.json?.status !== 'processing') return res;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`job ${id} never finished`);
+}
+
+describe('reports over HTTP', () => {
+  it('an address: 202, then completed with both files, downloaded as attachments', async () => {
+    const accepted = await e2e.post('/v1/reports', { address: 'Grand-Place 1, 1000 Bruxelles', radius: 25, lang: 'fr' }, key);
+    expect(accepted.status, accepted.text).toBe(202);
+    const id = accepted.json.job_id as string;
+    expect(accepted.headers.get('location')).toBe(`/v1/reports/${id}`);
+
+    const done = await finished(e2e, id);
+    expect(done.json).toEqual({
+      job_id: id, status: 'completed', address: 'Grand-Place 1, 1000 Bruxelles', lang: 'fr',
+      files: { html: { url: `/v1/reports/${id}/download?format=html` }, pdf: { url: `/v1/reports/${id}/download?format=pdf` } },
+      expires_in_days: 30,
+    });
+
+    const html = await e2e.get(done.json.files.html.url, key);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.headers.get('content-disposition')).toBe('attachment; filename="SVC_Report_Grand-Place_1_1000_Bruxelles.html"');
+    expect(html.text).toMatch(/^<!doctype html><html lang="fr">.*Grand-Place 1, 1000 Bruxelles.*<\/html>\n$/s);
+
+    const pdf = await fetch(`${e2e.base}${done.json.files.pdf.url}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Number(pdf.headers.get('content-length'))).toBe(bytes.length);
+
+    // The content kept with the job holds the real statistics of the location.
+    const content = e2e.server.reports!.store.content(id) as { statistics: { meta: { dataset: string; radius_m: number } } };
+    expect(content.statistics.meta).toMatchObject({ dataset: 'brussels_extended', radius_m: 25 });
+  });
+
+  it('coordinates elsewhere in Belgium: labelled by reverse geocoding, answered nationwide', async () => {
+    const accepted = await e2e.post('/v1/reports', { lat: 50.4669, lon: 4.8675 }, key);
+    expect(accepted.status, accepted.text).toBe(202);
+    const done = await finished(e2e, accepted.json.job_id);
+    expect(done.json.status).toBe('completed');
+    // The embedded gazetteer holds no address near this point: the label is the coordinates, 5 decimals.
+    expect(await embeddedGeocoder().reverse(50.4669, 4.8675)).toBeUndefined();
+    expect(done.json.address).toBe('50.46690, 4.86750');
+    expect(done.json.lang).toBe('en');
+    expect(e2e.server.reports!.store.content(accepted.json.job_id)).toMatchObject({ statistics: { meta: { dataset: 'belgium_lowres' } } });
+  });
+
+  it('a job whose statistics cannot be computed fails with the reason', async () => {
+    // A 5 m radius around this point of the fixture holds no outdoor cell (it is inside a building): a permanent failure.
+    const accepted = await e2e.post('/v1/reports', { lat: 50.84675, lon: 4.35224, radius: 5 }, key);
+    const done = await finished(e2e, accepted.json.job_id);
+    expect(done.json.status).toBe('failed');
+    expect(done.json.detail).toMatch(/outdoor/);
+    expectProblem(await e2e.get(`/v1/reports/${accepted.json.job_id}/download?format=html`, key), 404, 'not_found');
+  });
+
+  it('bad bodies are problem documents, and nothing is created', async () => {
+    const before = e2e.server.db.prepare('SELECT COUNT(*) AS n FROM report_jobs').get() as { n: number };
+    expectProblem(await e2e.post('/v1/reports', 'address=Grand-Place', key, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+    expectProblem(await e2e.post('/v1/reports', '{"address": ', key), 400, 'validation_error');
+    expectProblem(await e2e.post('/v1/reports', '{"lat": 1e309, "lon": 4}', key), 400, 'validation_error');
+    expectProblem(await e2e.post('/v1/reports', { address: 'x'.repeat(201) }, key), 400, 'validation_error');
+    expectProblem(await e2e.post('/v1/reports', { address: 'x'.repeat(100_000) }, key), 413, 'payload_too_large');
+    expectProblem(await e2e.post('/v1/reports', { lat: 48.85661, lon: 2.35222 }, key), 422, 'outside_coverage');
+    expectProblem(await e2e.post('/v1/reports', { lat: 50.8466, lon: 4.3519 }), 401, 'unauthorized');
+    const after = e2e.server.db.prepare('SELECT COUNT(*) AS n FROM report_jobs').get() as { n: number };
+    expect(after.n).toBe(before.n);
+  });
+
+  it('a job belongs to its key; an Idempotency-Key makes a retry safe', async () => {
+    const first = await e2e.post('/v1/reports', { lat: 50.8466, lon: 4.3519, radius: 25 }, key, { 'idempotency-key': 'e2e-1' });
+    const retry = await e2e.post('/v1/reports', { radius: 25, lat: 50.8466, lon: 4.3519 }, key, { 'idempotency-key': 'e2e-1' });
+    expect(retry.json.job_id).toBe(first.json.job_id);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const other = e2e.issue({ products: ['reports'] });
+    expectProblem(await e2e.get(`/v1/reports/${first.json.job_id}`, other), 404, 'not_found');
+    expect((await finished(e2e, first.json.job_id)).json.status).toBe('completed');
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await e2e.get('/v1/openapi.json')).json;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/reports', '/v1/reports/{job_id}', '/v1/reports/{job_id}/download']));
+  });
+});
+
+describe('restart', () => {
+  it('a job in hand when the service stops is resumed by the next one, on the same database and directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-e2e-restart-'));
+    const config = { dbFile: join(dir, 'svc.sqlite'), reportsDir: join(dir, 'reports') };
+    const gate = new Gate();
+    let calls = 0;
+    const held: ReportsWiring = {
+      renderWorker: FAKE_RENDER_WORKER,
+      content: (parts): ReportContentSource => ({
+        async gather(request, k, signal) {
+          calls++;
+          await Promise.race([gate.wait(), new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))]);
+          return statsContentSource(parts).gather(request, k, signal);
+        },
+      }),
+    };
+    try {
+      const first = await startE2eServer({ reports: held, config });
+      const k = first.issue({ products: ['reports'] });
+      const id = (await first.post('/v1/reports', { lat: 50.8466, lon: 4.3519, radius: 25 }, k)).json.job_id as string;
+      await until(() => calls === 1);
+      expect((await first.get(`/v1/reports/${id}`, k)).json.stage).toBe('running');
+      await first.close();
+
+      const second = await startE2eServer({ reports: WIRING, config });
+      try {
+        const done = await finished(second, id, k);
+        expect(done.json.status).toBe('completed');
+        expect(second.server.reports!.store.get(id)!.attempts).toBe(2);
+        expect((await second.get(done.json.files.html.url, k)).status).toBe(200);
+        expect((await readdir(config.reportsDir)).sort()).toEqual([`${id}.html`, `${id}.pdf`]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      gate.open();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
