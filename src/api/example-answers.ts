@@ -9,6 +9,7 @@ import type { GeocodeResponseSchema } from './schemas/geocode.js';
 import type { StatsEnvelopeSchema } from './schemas/historical.js';
 import type { KeyInfoSchema } from './schemas/key.js';
 import type { HourlyEnvelopeSchema, HourlyRecordSchema } from './schemas/live.js';
+import type { ReportAcceptedSchema, ReportStatusSchema } from './schemas/reports.js';
 
 /** A record: the named fields and whatever else the model adds (`lead_h`, `reference_hour`). */
 type HourlyRecord = Static<typeof HourlyRecordSchema> & Record<string, unknown>;
@@ -105,4 +106,31 @@ export const FORECAST_EXAMPLE: Static<typeof HourlyEnvelopeSchema> = {
   location: {"address": null, "lat": 50.84675, "lon": 4.35224},
   meta: {"dataset": "brussels_extended", "resolution_m": 10, "radius_m": 25, "hours": 32, "retrieved_utc": "2026-11-24T04:35:06Z"},
   hourly: FORECAST_RECORDS,
+};
+
+/** The job id of the reports examples. */
+export const REPORT_JOB_EXAMPLE_ID = '3f1c9a52-8e0b-4d7e-9c41-2b6a5d0e7f18';
+
+/** `POST /v1/reports` with `{"address": "Grand-Place 1, 1000 Bruxelles", "radius": 25, "lang": "fr"}`. */
+export const REPORT_ACCEPTED_EXAMPLE: Static<typeof ReportAcceptedSchema> = {
+  job_id: REPORT_JOB_EXAMPLE_ID, status: 'processing', stage: 'queued', links: { status: `/v1/reports/${REPORT_JOB_EXAMPLE_ID}` },
+};
+
+/** `GET /v1/reports/{job_id}` once the report is ready (the poll rendered the PDF). */
+export const REPORT_STATUS_EXAMPLE: Static<typeof ReportStatusSchema> = {
+  job_id: REPORT_JOB_EXAMPLE_ID,
+  status: 'completed',
+  address: 'Grand-Place 1, 1000 Bruxelles',
+  lang: 'fr',
+  files: {
+    html: { url: `/v1/reports/${REPORT_JOB_EXAMPLE_ID}/download?format=html` },
+    pdf: { url: `/v1/reports/${REPORT_JOB_EXAMPLE_ID}/download?format=pdf` },
+  },
+  expires_in_days: 30,
+};
+
+/** The start of a downloaded report, by media type. */
+export const REPORT_FILE_EXAMPLES: Readonly<Record<string, string>> = {
+  'text/html': '<!doctype html>\n<html lang="fr">\n<head><meta charset="utf-8"><title>Rapport — Grand-Place 1, 1000 Bruxelles</title>…',
+  'application/pdf': '%PDF-1.3 … (A4 pages, text extractable)',
 };

@@ -5,7 +5,17 @@
  * document is published, so they are always current; keyed answers are the stored real answers of example-answers.ts.
  */
 import { PROBLEMS, type ProblemCode } from './problems.js';
-import { FORECAST_EXAMPLE, GEOCODE_EXAMPLE, KEY_EXAMPLE, REALTIME_EXAMPLE, STATS_EXAMPLE } from './example-answers.js';
+import {
+  FORECAST_EXAMPLE,
+  GEOCODE_EXAMPLE,
+  KEY_EXAMPLE,
+  REALTIME_EXAMPLE,
+  REPORT_ACCEPTED_EXAMPLE,
+  REPORT_FILE_EXAMPLES,
+  REPORT_JOB_EXAMPLE_ID,
+  REPORT_STATUS_EXAMPLE,
+  STATS_EXAMPLE,
+} from './example-answers.js';
 import type { CodeSample, OpenApiDocument, OpenApiOperation, OpenApiResponse } from './reference/openapi-types.js';
 import { METHODS, needsKey } from './reference/openapi-types.js';
 
@@ -15,8 +25,12 @@ export interface OperationExamples {
   readonly params: Readonly<Record<string, string | number>>;
   /** The parameters the example request sends, in this order. */
   readonly send: readonly string[];
-  /** The 200 answer; absent: asked from the service itself (keyless endpoints). */
+  /** The JSON request body the example request sends (operations with a body). */
+  readonly body?: unknown;
+  /** The success answer (200 or 202); absent: asked from the service itself (keyless endpoints). */
   readonly answer?: unknown;
+  /** Examples of a success answer that is a file, by media type; the example request saves it under its name. */
+  readonly files?: Readonly<Record<string, string>>;
   /** Details of this operation's example problems where the general one would not fit. */
   readonly problems?: Partial<Readonly<Record<ProblemCode, string>>>;
 }
@@ -47,6 +61,40 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   'GET /v1/realtime': { params: AT_GRAND_PLACE, send: ['lat', 'lon', 'radius'], answer: REALTIME_EXAMPLE },
   'GET /v1/forecast': { params: AT_GRAND_PLACE, send: ['lat', 'lon', 'radius'], answer: FORECAST_EXAMPLE },
+  'POST /v1/reports': {
+    params: { 'idempotency-key': 'acme-order-4711' },
+    send: [],
+    body: { address: 'Grand-Place 1, 1000 Bruxelles', radius: 25, lang: 'fr' },
+    answer: REPORT_ACCEPTED_EXAMPLE,
+    problems: {
+      validation_error: "Body field 'radius' must be <= 50.",
+      quota_exceeded: "This key's daily quota of 50 reports is used up; it resets at midnight UTC, in 41370 s.",
+      outside_coverage: "The address 'Champs-Élysées 1, Paris' was not recognised, so it could not be resolved inside a covered area.",
+      product_unavailable: "The city 'ghent' models none of the metrics this API key holds.",
+      forbidden: "This API key does not include the product 'reports'.",
+      upstream_error: 'The geocoder failed; retrying is reasonable.',
+    },
+  },
+  'GET /v1/reports/{job_id}': {
+    params: { job_id: REPORT_JOB_EXAMPLE_ID },
+    send: ['job_id'],
+    answer: REPORT_STATUS_EXAMPLE,
+    problems: {
+      validation_error: "Path parameter 'job_id' must match the pattern ^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$.",
+      not_found: `There is no report job '${REPORT_JOB_EXAMPLE_ID}'.`,
+      forbidden: "This API key does not include the product 'reports'.",
+    },
+  },
+  'GET /v1/reports/{job_id}/download': {
+    params: { job_id: REPORT_JOB_EXAMPLE_ID, format: 'pdf' },
+    send: ['job_id', 'format'],
+    files: REPORT_FILE_EXAMPLES,
+    problems: {
+      validation_error: "Query parameter 'format' must be one of 'html', 'pdf'.",
+      not_found: `The PDF of job '${REPORT_JOB_EXAMPLE_ID}' is not rendered yet: it is rendered on a status poll once the HTML is ready; poll the status until it lists the PDF.`,
+      forbidden: "This API key does not include the product 'reports'.",
+    },
+  },
 };
 
 /** A detail each code's example problem shows, in the words the service uses. */
@@ -64,7 +112,7 @@ const PROBLEM_DETAILS: Readonly<Record<ProblemCode, string>> = {
   outside_coverage: 'The location 48.85661, 2.35222 is outside every covered area (Belgium).',
   product_unavailable: "The city 'ghent' does not offer live hourly records.",
   rate_limited: "This key's limit of 600 requests per minute is used up; the next window starts in 21 s.",
-  quota_exceeded: "This key's 50 reports for today are used up; the quota resets at midnight UTC.",
+  quota_exceeded: "This key's daily quota of 50 reports is used up; it resets at midnight UTC, in 41370 s.",
   internal_error: 'An unexpected error occurred; quote the request id when reporting it.',
   upstream_error: 'The compute back end failed; retrying is reasonable.',
   upstream_unavailable: 'The model service is unreachable and no map catalog is cached yet.',
@@ -85,10 +133,14 @@ export function exampleTarget(path: string, ex: OperationExamples): string {
   return `${filled}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 
-/** The curl command of the example request. */
-function curlSample(path: string, op: OpenApiOperation, ex: OperationExamples): CodeSample {
+/** The curl command of the example request: a JSON body is sent with POST, a file is saved under its own name. */
+function curlSample(method: string, path: string, op: OpenApiOperation, ex: OperationExamples): CodeSample {
   const target = exampleTarget(path, ex).replace(/^\/v1/, '$BASE_URL');
-  return { lang: 'Shell', label: 'curl', source: needsKey(op) ? `curl -s -H "Authorization: Bearer $KEY" \\\n  "${target}"` : `curl -s "${target}"` };
+  if (!needsKey(op)) return { lang: 'Shell', label: 'curl', source: `curl -s "${target}"` };
+  const lines = [`curl -s${ex.files ? ' -OJ' : ''}${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} -H "Authorization: Bearer $KEY"`];
+  if (ex.body !== undefined) lines.push(`-H "Content-Type: application/json" -d '${JSON.stringify(ex.body)}'`);
+  lines.push(`"${target}"`);
+  return { lang: 'Shell', label: 'curl', source: lines.join(' \\\n  ') };
 }
 
 /** Each problem status of `op` with an example document of its first code. */
@@ -132,13 +184,22 @@ export async function withExamples(
       if (op === undefined || ex === undefined) continue;
       const parameters = op.parameters?.map((p) => (ex.params[p.name] !== undefined ? { ...p, example: ex.params[p.name] } : p));
       const responses = withProblemExamples(op.responses, docsUrl, ex.problems ?? {});
-      const ok = responses['200'];
+      const success = ['200', '202'].find((status) => responses[status] !== undefined);
+      const ok = success === undefined ? undefined : responses[success];
       const media = ok?.content?.['application/json'];
       if (ok !== undefined && media !== undefined) {
         const answer = ex.answer ?? (await ask(exampleTarget(path, ex)));
-        if (answer !== undefined) responses['200'] = { ...ok, content: { ...ok.content, 'application/json': { ...media, example: answer } } };
+        if (answer !== undefined) responses[success!] = { ...ok, content: { ...ok.content, 'application/json': { ...media, example: answer } } };
       }
-      ops[method] = { ...op, ...(parameters ? { parameters } : {}), responses, 'x-codeSamples': [curlSample(path, op, ex)] };
+      if (ok !== undefined && ex.files !== undefined) {
+        const content = Object.fromEntries(Object.entries(ok.content ?? {}).map(([type, m]) => [type, { ...m, example: ex.files![type] }]));
+        responses[success!] = { ...ok, content };
+      }
+      const json = op.requestBody?.content?.['application/json'];
+      const requestBody = json !== undefined && ex.body !== undefined
+        ? { requestBody: { ...op.requestBody, content: { ...op.requestBody!.content, 'application/json': { ...json, example: ex.body } } } }
+        : {};
+      ops[method] = { ...op, ...(parameters ? { parameters } : {}), ...requestBody, responses, 'x-codeSamples': [curlSample(method, path, op, ex)] };
     }
     paths[path] = ops;
   }

@@ -32,7 +32,7 @@ export interface ProblemEntry {
 
 /** The catalogue, in the spec's order, then the HTTP-level codes. */
 export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.freeze({
-  validation_error: { status: 400, title: 'Validation error', when: 'A parameter is missing, malformed or out of range, the request body is not valid JSON, or parameters are combined in a way the endpoint does not accept.' },
+  validation_error: { status: 400, title: 'Validation error', when: 'A parameter is missing, malformed or out of range, the request body is not valid JSON or has an unknown or mistyped field, parameters are combined in a way the endpoint does not accept, or an Idempotency-Key is reused for another request.' },
   unauthorized: { status: 401, title: 'Unauthorized', when: 'The API key is missing or unknown.' },
   url_expired: { status: 401, title: 'URL expired', when: 'A signed tile or TileJSON URL is past its expiry or its signature is invalid.' },
   forbidden: { status: 403, title: 'Forbidden', when: 'A valid key is not entitled to the request: deactivated, expired, product not included, city not in scope, metric not held, unregistered origin, or a secret key used from a browser.' },
@@ -44,7 +44,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.free
   outside_coverage: { status: 422, title: 'Outside coverage area', when: 'The location is outside every covered area, an address cannot be resolved inside one, or a radius contains no outdoor cell.' },
   product_unavailable: { status: 422, title: 'Product unavailable here', when: 'The city exists but lacks the product, or the dataset does not model a metric that was named.' },
   rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'The per-minute limit of the key is used up; the Retry-After header says when the next window starts.' },
-  quota_exceeded: { status: 429, title: 'Daily report quota exceeded', when: 'The daily report quota of the key is used up; it resets at midnight UTC.' },
+  quota_exceeded: { status: 429, title: 'Daily report quota exceeded', when: 'The daily report quota of the key is used up; it resets at midnight UTC, and the Retry-After header gives the seconds until then. A refused request costs nothing.' },
   headers_too_large: { status: 431, title: 'Request headers too large', when: 'The request headers are larger than the service accepts; the connection is closed.' },
   internal_error: { status: 500, title: 'Internal error', when: 'An unexpected fault of the service; the request id identifies it in the logs.' },
   upstream_error: { status: 502, title: 'Upstream error', when: 'The geocoder or the compute back end failed; a retry is reasonable. Also answered when stored data the answer needs are damaged (a chunk missing or corrupt): the detail names the dataset and says so, and a retry does not help until the operator repairs the data.' },

@@ -76,6 +76,17 @@ describe('loadConfig', () => {
     expect(config.limits).toEqual({ secretPerMin: 600, publishablePerMin: 120, reportsPerDay: 7 });
   });
 
+  it('reads the reports variables; the reports directory defaults to reports/ under the data directory', () => {
+    expect(loadConfig({ SVC_DATA_DIR: '/srv/data' })).toMatchObject({
+      reportsDir: '/srv/data/reports', reportConcurrency: 2, reportRenderThreads: 1, reportMaxAttempts: 5, reportPdfWaitMs: 1_000,
+    });
+    expect(loadConfig({
+      SVC_REPORTS_DIR: '/var/lib/svc/reports', SVC_REPORT_CONCURRENCY: '4', SVC_REPORT_RENDER_THREADS: '2',
+      SVC_REPORT_MAX_ATTEMPTS: '1', SVC_REPORT_PDF_WAIT_MS: '0',
+    })).toMatchObject({ reportsDir: '/var/lib/svc/reports', reportConcurrency: 4, reportRenderThreads: 2, reportMaxAttempts: 1, reportPdfWaitMs: 0 });
+    expect(loadConfig({}, { dataDir: '/tmp/x' }).reportsDir).toBe('/tmp/x/reports');
+  });
+
   it('resolves a relative data directory and puts the default database in it', () => {
     const config = loadConfig({}, { dataDir: 'some/rel' });
     expect(config.dataDir).toBe(resolve('some/rel'));
@@ -105,6 +116,11 @@ describe('loadConfig', () => {
     [{ SVC_REQUEST_TIMEOUT_MS: '0' }, 'SVC_REQUEST_TIMEOUT_MS'],
     [{ SVC_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'SVC_KEEP_ALIVE_TIMEOUT_MS'],
     [{ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '10000' }, 'SVC_HEADERS_TIMEOUT_MS'],
+    [{ SVC_REPORT_CONCURRENCY: '0' }, 'SVC_REPORT_CONCURRENCY'],
+    [{ SVC_REPORT_RENDER_THREADS: '65' }, 'SVC_REPORT_RENDER_THREADS'],
+    [{ SVC_REPORT_MAX_ATTEMPTS: '0' }, 'SVC_REPORT_MAX_ATTEMPTS'],
+    [{ SVC_REPORT_PDF_WAIT_MS: '-1' }, 'SVC_REPORT_PDF_WAIT_MS'],
+    [{ SVC_REPORT_PDF_WAIT_MS: '60001' }, 'SVC_REPORT_PDF_WAIT_MS'],
   ])('rejects %j naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ValidationError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -23,6 +23,7 @@ import { syntheticDataDir } from '../model-service/synthetic-city.js';
 import { FakeCompute } from '../services/support/fake-compute.js';
 import { ManualClock } from '../services/support/manual-clock.js';
 import { embeddedGeocoder } from './support/harness.js';
+import { inProcessReports, type InProcessReports } from './support/reports-harness.js';
 
 /** 2025-07-15T12:30:00Z: the live hour is 12:00 UTC, 14:00 local. */
 export const LIVE_T0 = Date.parse('2025-07-15T12:30:00Z');
@@ -64,6 +65,8 @@ export interface LiveHarness {
   readonly clock: ManualClock;
   readonly upstream: UpstreamClient;
   readonly db: Database;
+  /** The reports product over test doubles (test/api/support/reports-harness.ts); its runner is started. */
+  readonly reports: InProcessReports;
   /** Issues a key (defaults: secret, every scope, a rate limit no test reaches). */
   issue(spec?: Partial<KeySpec>): string;
   close(): Promise<void>;
@@ -87,16 +90,20 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
     name: 'model service', baseUrl: config.modelServiceUrl!, timeoutMs: config.modelServiceTimeoutMs, clock: upstreamClock, failureThreshold,
   });
   const live = new LiveService({ model: createModelServiceClient(upstream), geocoder, clock });
-  const app = await buildApp({ config, keys, geocoder, historical, live, clock });
+  const reports = await inProcessReports({ db, clock, geocoder, config });
+  const app = await buildApp({ config, keys, geocoder, historical, live, clock, reports: reports.service });
   await app.ready();
+  reports.runner.start();
   return {
     app,
     clock,
     upstream,
     db,
+    reports,
     issue: (spec = {}) => keys.create({ type: 'sk', label: 'live test', ratePerMin: 1_000_000, ...spec }, new Date(clock.now())).key,
     close: async () => {
       await app.close();
+      await reports.close();
       await compute.close();
       db.close();
     },

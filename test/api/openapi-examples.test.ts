@@ -5,6 +5,7 @@
  */
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORT_JOB_EXAMPLE_ID } from '../../src/api/example-answers.js';
 import { exampleTarget, OPERATION_EXAMPLES } from '../../src/api/openapi-examples.js';
 import { operations, type JsonSchema, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
 import { ManualClock } from '../services/support/manual-clock.js';
@@ -70,15 +71,28 @@ describe('examples in the OpenAPI document', () => {
     expect(doc.externalDocs?.url).toBe(h.app.docs.url);
   });
 
-  it('send requests the service answers with 200', async () => {
+  it('send requests the service answers with success (the reports examples on a job the example POST creates)', async () => {
     const key = h.issue();
+    let jobId: string | undefined;
     for (const { path, method, op } of operations(doc)) {
       const ex = OPERATION_EXAMPLES[`${method.toUpperCase()} ${path}`]!;
       const keyed = op.security?.every((s) => Object.keys(s).length > 0) ?? false;
-      const res = await h.app.inject({ method: 'GET', url: exampleTarget(path, ex), headers: keyed ? { authorization: `Bearer ${key}` } : {} });
-      expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+      const target = exampleTarget(path, ex);
+      const res = await h.app.inject({
+        method: method.toUpperCase() as 'GET' | 'POST',
+        url: jobId === undefined ? target : target.replace(REPORT_JOB_EXAMPLE_ID, jobId),
+        headers: { ...(keyed ? { authorization: `Bearer ${key}` } : {}), ...(ex.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(ex.body !== undefined ? { payload: JSON.stringify(ex.body) } : {}),
+      });
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(method === 'post' ? 202 : 200);
+      if (method === 'post') {
+        jobId = res.json().job_id;
+        await h.reports.settle();
+      }
       // The example request is the curl command's, with the shell variables filled in.
-      expect(op['x-codeSamples']![0]!.source).toContain(`"$BASE_URL${exampleTarget(path, ex).replace(/^\/v1/, '')}"`);
+      expect(op['x-codeSamples']![0]!.source).toContain(`"$BASE_URL${target.replace(/^\/v1/, '')}"`);
+      if (ex.body !== undefined) expect(op['x-codeSamples']![0]!.source).toContain(`-d '${JSON.stringify(ex.body)}'`);
     }
+    expect(jobId).toBeDefined();
   });
 });

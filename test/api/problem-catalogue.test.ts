@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_CODES, PROBLEMS, problemType } from '../../src/api/problems.js';
 import { ERROR_CODES } from '../../src/errors.js';
 import { harness, type Harness } from './support/harness.js';
+import { reportsHarness } from './support/reports-harness.js';
 
 /** Titles exactly as the spec gives them. */
 const SPEC_TITLES: Record<string, string> = {
@@ -38,10 +39,21 @@ const SPEC_ENDPOINT_ERRORS: Record<string, string[]> = {
   '/v1/historical/stats': ['validation_error', 'unauthorized', 'forbidden', 'outside_coverage', 'product_unavailable', 'rate_limited', 'upstream_error', 'upstream_timeout'],
 };
 
+/**
+ * Reports, by method and path: the spec's lists, without the codes no answer can carry (docs/api.md, reports: POST
+ * never waits for the compute back end, so no 504; a status poll never fails on the PDF, so no 502 or 504), with
+ * product_unavailable (a city modelling none of the key's metrics) and the body's 413 and 415.
+ */
+const REPORT_ENDPOINT_ERRORS: Record<string, string[]> = {
+  'POST /v1/reports': ['validation_error', 'unauthorized', 'forbidden', 'payload_too_large', 'unsupported_media_type', 'outside_coverage', 'product_unavailable', 'rate_limited', 'quota_exceeded', 'upstream_error'],
+  'GET /v1/reports/{job_id}': ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'rate_limited'],
+  'GET /v1/reports/{job_id}/download': ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'rate_limited'],
+};
+
 let h: Harness;
 let openapi: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties: { code: { enum: string[] } } } }> }> }>> };
 beforeAll(async () => {
-  h = await harness();
+  h = await reportsHarness({ start: false });
   openapi = (await h.app.inject({ url: '/v1/openapi.json' })).json();
 });
 afterAll(async () => h.close());
@@ -106,6 +118,15 @@ describe('the OpenAPI document', () => {
         const documented = responses[status]?.content?.['application/problem+json']?.schema.properties.code.enum;
         expect(documented, `${path} ${code}`).toContain(code);
       }
+    }
+  });
+
+  it('documents exactly the errors each reports endpoint can answer', () => {
+    for (const [endpoint, codes] of Object.entries(REPORT_ENDPOINT_ERRORS)) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      const responses = openapi.paths[path]![method.toLowerCase()]!.responses;
+      const documented = Object.values(responses).flatMap((r) => r.content?.['application/problem+json']?.schema.properties.code.enum ?? []);
+      expect(documented.filter((c) => !['request_timeout', 'headers_too_large'].includes(c)).sort(), endpoint).toEqual([...codes].sort());
     }
   });
 

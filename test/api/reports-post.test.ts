@@ -87,6 +87,28 @@ describe('POST /v1/reports accepts', () => {
   });
 });
 
+describe('POST /v1/reports from a browser page', () => {
+  it('a preflight allows the JSON body and Idempotency-Key; the answer lets the page read Location and the replay mark', async () => {
+    const origin = 'https://app.example.org';
+    const preflight = await h.app.inject({
+      method: 'OPTIONS', url: '/v1/reports',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type, idempotency-key' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase();
+    for (const name of ['x-api-key', 'content-type', 'idempotency-key']) expect(allowed).toContain(name);
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
+
+    const pk = h.issue({ type: 'pk', origins: [origin] });
+    const res = await post(GRAND_PLACE, null, { 'x-api-key': pk, origin, 'idempotency-key': 'page-1' });
+    expect(res.statusCode, res.body).toBe(202);
+    const exposed = String(res.headers['access-control-expose-headers']);
+    for (const name of ['Location', 'Idempotent-Replayed', 'X-RateLimit-Remaining']) expect(exposed).toContain(name);
+    expectProblem(await post(GRAND_PLACE, null, { 'x-api-key': pk, origin: 'https://evil.example' }), 'forbidden');
+    expect(jobCount()).toBe(1);
+  });
+});
+
 describe('POST /v1/reports labels coordinates', () => {
   async function labelWith(reverse: Geocoder['reverse']): Promise<string> {
     await h.close();

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
+import { ENV_VARS } from '../../src/config.js';
 import { DISTANCE_DECIMALS } from '../../src/sampling/sampling.js';
 import { LIVE_T0, liveHarness, type LiveHarness } from '../api/live-harness.js';
 import { ManualClock } from '../services/support/manual-clock.js';
@@ -55,6 +56,12 @@ describe('the documentation', () => {
     const readme = read('README.md');
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
+  });
+
+  it('documents every configuration variable in the configuration table of docs/operations.md', () => {
+    const table = read('docs/operations.md').split('## Configuration')[1]!.split('\n## ')[0]!;
+    const rows = new Set([...table.matchAll(/^\| `(SVC_[A-Z_]+)` \|/gm)].map((m) => m[1]));
+    expect(Object.values(ENV_VARS).filter((name) => !rows.has(name))).toEqual([]);
   });
 
   it('states distance_m to the decimals the code publishes', () => {

@@ -17,6 +17,8 @@ export const EXPOSED_HEADERS = [
   'X-Cache',
   'ETag',
   'Content-Disposition',
+  'Location',
+  'Idempotent-Replayed',
 ];
 
 /** Registers @fastify/cors on the application. */
@@ -24,7 +26,7 @@ export const corsPlugin: FastifyPluginAsync = shared(async (app) => {
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match'],
+    allowedHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'If-None-Match', 'Idempotency-Key'],
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     // A non-preflight OPTIONS request is answered like a preflight rather than with a bare-text 400.

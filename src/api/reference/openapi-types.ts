@@ -62,6 +62,13 @@ export interface CodeSample {
   readonly source: string;
 }
 
+/** The request body of an operation. */
+export interface OpenApiRequestBody {
+  readonly description?: string;
+  readonly required?: boolean;
+  readonly content?: Readonly<Record<string, OpenApiMedia>>;
+}
+
 /** One operation (method on a path). */
 export interface OpenApiOperation {
   readonly summary?: string;
@@ -69,6 +76,7 @@ export interface OpenApiOperation {
   readonly tags?: readonly string[];
   readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
   readonly parameters?: readonly OpenApiParameter[];
+  readonly requestBody?: OpenApiRequestBody;
   readonly responses: Readonly<Record<string, OpenApiResponse>>;
   readonly 'x-codeSamples'?: readonly CodeSample[];
 }

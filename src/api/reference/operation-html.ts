@@ -45,6 +45,22 @@ function parametersHtml(params: readonly OpenApiParameter[]): string {
     .join('');
 }
 
+/** The request body: its media type and fields. */
+function requestBodyHtml(op: OpenApiOperation): string {
+  const media = Object.entries(op.requestBody?.content ?? {});
+  if (media.length === 0) return '';
+  const bodies = media
+    .filter(([, m]) => m.schema !== undefined)
+    .map(([type, m]) => `<div class="media">Body <code>${escapeHtml(type)}</code>${op.requestBody?.required ? '<span class="field-req">required</span>' : ''}</div>${bodySchemaHtml(m.schema!)}`)
+    .join('');
+  return `<h4>Request body</h4>${bodies}`;
+}
+
+/** An example as shown: JSON highlighted, any other media type (a file) as its text. */
+function exampleHtml(type: string, example: unknown): string {
+  return /json/.test(type) ? jsonHtml(example) : escapeHtml(String(example));
+}
+
 function statusClass(status: string): string {
   return `s${status[0] ?? 'x'}xx`;
 }
@@ -87,6 +103,9 @@ function codeCard(title: string, body: string, cls = ''): string {
 function examplesHtml(op: OpenApiOperation): string {
   const cards: string[] = [];
   for (const sample of op['x-codeSamples'] ?? []) cards.push(codeCard(`Request <span class="lang">${escapeHtml(sample.label ?? sample.lang)}</span>`, escapeHtml(sample.source)));
+  for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+    if (media.example !== undefined) cards.push(codeCard(`Request body <span class="lang">${escapeHtml(type)}</span>`, exampleHtml(type, media.example)));
+  }
   // The success example and the first problem example; the document carries one for every status.
   let problemShown = false;
   for (const [status, response] of Object.entries(op.responses)) {
@@ -94,7 +113,7 @@ function examplesHtml(op: OpenApiOperation): string {
       if (media.example === undefined || (type === PROBLEM_MEDIA && problemShown)) continue;
       problemShown ||= type === PROBLEM_MEDIA;
       const cls = type === PROBLEM_MEDIA ? 'card-problem' : '';
-      cards.push(codeCard(`Response <span class="status ${statusClass(status)}">${escapeHtml(status)}</span> <span class="lang">${escapeHtml(type)}</span>`, jsonHtml(media.example), cls));
+      cards.push(codeCard(`Response <span class="status ${statusClass(status)}">${escapeHtml(status)}</span> <span class="lang">${escapeHtml(type)}</span>`, exampleHtml(type, media.example), cls));
     }
   }
   return cards.join('');
@@ -111,6 +130,7 @@ export function operationHtml(entry: OperationEntry, errorsPath: string): string
 ${accessHtml(op)}
 <div class="op-desc">${prose(op.description)}</div>
 ${parametersHtml(op.parameters ?? [])}
+${requestBodyHtml(op)}
 <h4>Responses</h4>
 ${responses}
 </div>

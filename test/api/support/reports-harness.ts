@@ -6,6 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Config, ConfigOverrides } from '../../../src/config.js';
+import type { Database } from '../../../src/db/database.js';
+import type { Geocoder } from '../../../src/geocode/geocoder.js';
 import { JobRunner } from '../../../src/jobs/job-runner.js';
 import { DirectoryReportFiles } from '../../../src/jobs/report-files.js';
 import { RetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
@@ -15,13 +18,21 @@ import { ReportAdmissions } from '../../../src/services/report-admission.js';
 import { ReportPdf } from '../../../src/services/report-pdf.js';
 import { reportWork } from '../../../src/services/report-pipeline.js';
 import { ReportService } from '../../../src/services/report-service.js';
-import type { ConfigOverrides } from '../../../src/config.js';
-import type { Geocoder } from '../../../src/geocode/geocoder.js';
 import { FakeContentSource, FakeRenderer } from '../../jobs/support/fake-report.js';
+import type { ManualClock } from '../../services/support/manual-clock.js';
 import { harness, type Harness } from './harness.js';
 
-/** The harness with the reports parts exposed. */
-export interface ReportsHarness extends Harness {
+/** Options of the in-process reports product. */
+export interface InProcessReportsOptions {
+  /** How long a status poll waits for its PDF render (default 1000; the manual clock never fires it by itself). */
+  readonly pdfWaitMs?: number;
+  readonly concurrency?: number;
+  readonly maxAttempts?: number;
+}
+
+/** The in-process reports product: its service and every part, for tests to drive. */
+export interface InProcessReports {
+  readonly service: ReportService;
   readonly store: SqliteJobStore;
   readonly files: DirectoryReportFiles;
   readonly content: FakeContentSource;
@@ -31,70 +42,87 @@ export interface ReportsHarness extends Harness {
   readonly sweeper: RetentionSweeper;
   /** Resolves once no job is in hand and no PDF is rendering. */
   settle(): Promise<void>;
+  /** Stops the runner, sweeper and renders and deletes the files directory. */
+  close(): Promise<void>;
 }
 
+/** Builds the reports product over a database, a manual clock and a geocoder (runner not started). */
+export async function inProcessReports(
+  parts: { db: Database; clock: ManualClock; geocoder: Geocoder; config: Config },
+  options: InProcessReportsOptions = {},
+): Promise<InProcessReports> {
+  const { db, clock, geocoder, config } = parts;
+  const dir = await mkdtemp(join(tmpdir(), 'svc-reports-'));
+  const content = new FakeContentSource();
+  const renderer = new FakeRenderer();
+  const store = new SqliteJobStore(db);
+  const files = await DirectoryReportFiles.open(dir);
+  const keys = new SqliteKeyStore(db);
+  const keyById = (id: number) => keys.list().find((k) => k.id === id);
+  const runner = new JobRunner({
+    queue: store,
+    work: reportWork({ queue: store, jobs: store, files, content, renderer, keyById, clock }),
+    clock,
+    concurrency: options.concurrency ?? 2,
+    maxAttempts: options.maxAttempts ?? 3,
+    backoffMs: 1_000,
+    maxBackoffMs: 8_000,
+  });
+  const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: options.pdfWaitMs ?? 1_000 });
+  const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: 3_600_000 });
+  const admissions = new ReportAdmissions({
+    admission: store, jobs: store, geocoder, clock, limits: config.limits, onQueued: () => runner.notify(),
+  });
+  const service = new ReportService({ admissions, jobs: store, files, pdf, clock });
+  return {
+    service, store, files, content, renderer, runner, pdf, sweeper,
+    settle: async () => {
+      for (let i = 0; i < 1000 && (runner.active > 0 || pdf.rendering > 0); i++) {
+        await runner.settled();
+        await pdf.settled();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+    close: async () => {
+      await runner.stop();
+      await sweeper.stop();
+      await pdf.settled();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The harness with the reports parts exposed. */
+export interface ReportsHarness extends Harness, Omit<InProcessReports, 'service' | 'close'> {}
+
 /** Options of the reports harness. */
-export interface ReportsHarnessOptions {
+export interface ReportsHarnessOptions extends InProcessReportsOptions {
   readonly config?: ConfigOverrides;
   readonly geocoder?: Geocoder;
-  /** How long a status poll waits for its PDF render (default 1000; the manual clock never fires it by itself). */
-  readonly pdfWaitMs?: number;
-  readonly concurrency?: number;
-  readonly maxAttempts?: number;
   /** Start the runner (default true); false leaves accepted jobs queued. */
   readonly start?: boolean;
 }
 
 /** Builds a ready application with the reports product. */
 export async function reportsHarness(options: ReportsHarnessOptions = {}): Promise<ReportsHarness> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-reports-'));
-  const content = new FakeContentSource();
-  const renderer = new FakeRenderer();
-  let parts: Omit<ReportsHarness, keyof Harness | 'settle'> | undefined;
+  let reports: InProcessReports | undefined;
   const h = await harness({
-    config: options.config,
+    ...(options.config ? { config: options.config } : {}),
     ...(options.geocoder ? { geocoder: options.geocoder } : {}),
-    reports: async ({ db, clock, geocoder, config }) => {
-      const store = new SqliteJobStore(db);
-      const files = await DirectoryReportFiles.open(dir);
-      const keys = new SqliteKeyStore(db);
-      const keyById = (id: number) => keys.list().find((k) => k.id === id);
-      const runner = new JobRunner({
-        queue: store,
-        work: reportWork({ queue: store, jobs: store, files, content, renderer, keyById, clock }),
-        clock,
-        concurrency: options.concurrency ?? 2,
-        maxAttempts: options.maxAttempts ?? 3,
-        backoffMs: 1_000,
-        maxBackoffMs: 8_000,
-      });
-      const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: options.pdfWaitMs ?? 1_000 });
-      const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: 3_600_000 });
-      const admissions = new ReportAdmissions({
-        admission: store, jobs: store, geocoder, clock, limits: config.limits, onQueued: () => runner.notify(),
-      });
-      parts = { store, files, content, renderer, runner, pdf, sweeper };
-      return new ReportService({ admissions, jobs: store, files, pdf, clock });
+    reports: async (parts) => {
+      reports = await inProcessReports(parts, options);
+      return reports.service;
     },
   });
-  const p = parts!;
-  if (options.start !== false) p.runner.start();
+  const r = reports!;
+  if (options.start !== false) r.runner.start();
+  const { service: _service, close: closeReports, ...rest } = r;
   return {
     ...h,
-    ...p,
-    settle: async () => {
-      for (let i = 0; i < 1000 && (p.runner.active > 0 || p.pdf.rendering > 0); i++) {
-        await p.runner.settled();
-        await p.pdf.settled();
-        await new Promise((r) => setImmediate(r));
-      }
-    },
+    ...rest,
     close: async () => {
-      await p.runner.stop();
-      await p.sweeper.stop();
-      await p.pdf.settled();
+      await closeReports();
       await h.close();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
