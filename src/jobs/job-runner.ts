@@ -6,15 +6,28 @@
  *   fault) puts the job back to `queued` after an exponential back-off, until it has been claimed `maxAttempts` times;
  *   then it fails.
  * - Any other `ServiceError` (outside coverage, nothing to report, damaged data) is permanent: the job fails at once
- *   with the error's message as its detail.
+ *   with the error's message as its detail (a fixed sentence for internal dataset errors, whose text is for the log).
  * - Stopping aborts the jobs in hand and queues them again; `start` requeues what a killed process left running.
  */
 import { ServiceError } from '../errors.js';
 import type { Clock } from '../services/clock.js';
 import type { ReportJob, ReportJobQueue } from './job-types.js';
 
-/** Error codes worth another attempt: the back end or an upstream failed, or did not answer in time. */
-export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable', 'internal_error', 'dataset_error']);
+/**
+ * Error codes worth another attempt: the back end or an upstream failed or did not answer in time (the seam's
+ * transient failures), and faults that are not `ServiceError`s at all (a file write that failed, a renderer that threw).
+ */
+export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable', 'internal_error']);
+
+/** Permanent failures whose message is not for clients (it may name server files): the detail says this instead. */
+const HIDDEN: Readonly<Record<string, string>> = {
+  dataset_error: 'The report could not be generated because of an internal error.',
+};
+
+/** Permanent failures whose message needs a word of advice. */
+const ADVICE: Readonly<Record<string, string>> = {
+  dataset_damaged: 'The stored data must be repaired by the operator; retrying will not help until then.',
+};
 
 /** What the runner tells operators. */
 export interface RunnerLogger {
@@ -155,8 +168,10 @@ export class JobRunner {
     const code = err instanceof ServiceError ? err.code : 'internal_error';
     const message = err instanceof Error ? err.message : String(err);
     if (!TRANSIENT_CODES.has(code)) {
-      logger?.info({ jobId: job.id, code, detail: message }, 'report job failed');
-      this.#fail(job.id, shorten(message), now);
+      if (HIDDEN[code] !== undefined) logger?.error({ jobId: job.id, err }, 'report job failed');
+      else logger?.info({ jobId: job.id, code, detail: message }, 'report job failed');
+      const detail = HIDDEN[code] ?? (ADVICE[code] !== undefined ? `${message} ${ADVICE[code]}` : message);
+      this.#fail(job.id, shorten(detail), now);
       return;
     }
     // Unexpected faults are the service's: their text stays in the log, the client reads a fixed sentence.

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { NotFoundError, UpstreamError } from '../../src/errors.js';
+import { DamagedDataError, DatasetError, NotFoundError, UpstreamError } from '../../src/errors.js';
 import { backoffDelay, JobRunner, type JobWork } from '../../src/jobs/job-runner.js';
 import { SqliteJobStore } from '../../src/jobs/sqlite-job-store.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
@@ -116,6 +116,20 @@ describe('JobRunner', () => {
     await until(() => store.get(id)!.state === 'failed');
     expect(calls).toBe(1);
     expect(store.get(id)!.detail).toBe('The API key that requested this report no longer exists.');
+  });
+
+  it('fails damaged data at once with advice, and an internal dataset error without its text', async () => {
+    const [damaged, broken] = queue(2);
+    start(async (job) => {
+      if (job.id === damaged) throw new DamagedDataError("Dataset 'brussels_extended' is damaged: chunk no2/0/1/2 is missing.", { dataset: 'brussels_extended' });
+      throw new DatasetError('Cannot open /srv/secret/data.zarr');
+    });
+    await until(() => store.get(damaged)!.state === 'failed' && store.get(broken)!.state === 'failed');
+    expect(store.get(damaged)!.detail).toBe(
+      "Dataset 'brussels_extended' is damaged: chunk no2/0/1/2 is missing. The stored data must be repaired by the operator; retrying will not help until then.",
+    );
+    expect(store.get(broken)!.detail).toBe('The report could not be generated because of an internal error.');
+    expect(store.get(broken)!.attempts).toBe(1);
   });
 
   it('keeps failure details short', async () => {
