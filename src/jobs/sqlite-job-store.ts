@@ -69,10 +69,15 @@ const FINISHED: ReadonlySet<JobState> = new Set(['completed', 'failed']);
 export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJobQueue, ReportRetention {
   readonly #db: Database;
   readonly #get;
+  readonly #content;
   readonly #used;
   readonly #idem;
   readonly #due;
   readonly #next;
+  readonly #charge;
+  readonly #insertJob;
+  readonly #insertIdem;
+  readonly #claimOne;
   readonly #accept: (input: AcceptInput) => AcceptOutcome;
   readonly #claim: (nowMs: number) => Claim;
 
@@ -87,6 +92,17 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
       `SELECT id FROM report_jobs WHERE state = 'queued' AND not_before_ms <= ? ORDER BY not_before_ms, created_ms LIMIT 1`,
     );
     this.#next = db.prepare<[], { at: number | null }>(`SELECT MIN(not_before_ms) AS at FROM report_jobs WHERE state = 'queued'`);
+    this.#content = db.prepare<[string], { content_json: string | null }>('SELECT content_json FROM report_jobs WHERE id = ?');
+    this.#charge = db.prepare<[number, string]>(
+      `INSERT INTO report_quota (key_id, day, used) VALUES (?, ?, 1) ON CONFLICT (key_id, day) DO UPDATE SET used = used + 1`,
+    );
+    this.#insertJob = db.prepare<[string, number, string, number, number, number]>(
+      `INSERT INTO report_jobs (id, key_id, state, request_json, not_before_ms, created_ms, updated_ms) VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
+    );
+    this.#insertIdem = db.prepare<[number, string, string, string]>(
+      'INSERT INTO report_idempotency (key_id, idem_key, fingerprint, job_id) VALUES (?, ?, ?, ?)',
+    );
+    this.#claimOne = db.prepare<[number, string]>(`UPDATE report_jobs SET state = 'running', attempts = attempts + 1, updated_ms = ? WHERE id = ?`);
     this.#accept = db.transaction((input: AcceptInput) => this.#acceptNow(input));
     this.#claim = db.transaction((nowMs: number) => this.#claimNow(nowMs));
   }
@@ -110,7 +126,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   }
 
   content(id: string): ReportContent | undefined {
-    const row = this.#db.prepare<[string], { content_json: string | null }>('SELECT content_json FROM report_jobs WHERE id = ?').get(id);
+    const row = this.#content.get(id);
     return row?.content_json ? (JSON.parse(row.content_json) as ReportContent) : undefined;
   }
 
@@ -182,23 +198,9 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
     }
     const used = this.quotaUsed(input.keyId, input.quota.day);
     if (used >= input.quota.limit) return { kind: 'quota_exceeded', used };
-    this.#db
-      .prepare(
-        `INSERT INTO report_quota (key_id, day, used) VALUES (?, ?, 1)
-         ON CONFLICT (key_id, day) DO UPDATE SET used = used + 1`,
-      )
-      .run(input.keyId, input.quota.day);
-    this.#db
-      .prepare(
-        `INSERT INTO report_jobs (id, key_id, state, request_json, not_before_ms, created_ms, updated_ms)
-         VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
-      )
-      .run(input.id, input.keyId, JSON.stringify(input.request), input.nowMs, input.nowMs, input.nowMs);
-    if (idempotency !== undefined) {
-      this.#db
-        .prepare('INSERT INTO report_idempotency (key_id, idem_key, fingerprint, job_id) VALUES (?, ?, ?, ?)')
-        .run(input.keyId, idempotency.key, idempotency.fingerprint, input.id);
-    }
+    this.#charge.run(input.keyId, input.quota.day);
+    this.#insertJob.run(input.id, input.keyId, JSON.stringify(input.request), input.nowMs, input.nowMs, input.nowMs);
+    if (idempotency !== undefined) this.#insertIdem.run(input.keyId, idempotency.key, idempotency.fingerprint, input.id);
     return { kind: 'created', job: this.get(input.id)! };
   }
 
@@ -208,7 +210,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
       const at = this.#next.get()?.at ?? null;
       return { wakeAtMs: at ?? undefined };
     }
-    this.#db.prepare(`UPDATE report_jobs SET state = 'running', attempts = attempts + 1, updated_ms = ? WHERE id = ?`).run(nowMs, due.id);
+    this.#claimOne.run(nowMs, due.id);
     return { job: this.get(due.id)! };
   }
 }
