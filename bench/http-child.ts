@@ -1,16 +1,18 @@
 /**
  * A server process of the HTTP benchmark (bench/http.ts forks it; run as `node dist/bench/http-child.js <role> ...`):
  *
- * - `service <dataDir> <dbFile>`: the real service, built by `createServer` as `svc serve` builds it (SQLite file, local
- *   compute pool, embedded geocoder and model service), logging off; on `'key'` it issues a fresh secret key with the
- *   highest limit an operator may give (1,000,000 per minute) and answers with it (a `ChildKey`);
+ * - `service <dataDir> <dbFile> [<overrides JSON>]`: the real service, built by `createServer` as `svc serve` builds it
+ *   (SQLite file, local compute pool, embedded geocoder and model service, reports), logging off, with optional
+ *   configuration overrides (bench/reports.ts sets the reports directory and the PDF wait); on `'key'` it issues a
+ *   fresh secret key with the highest limits an operator may give (1,000,000 requests per minute and reports per day)
+ *   and answers with it (a `ChildKey`);
  * - `hello`: the yardstick, a bare Fastify app (logging off) with one route, `GET /hello` → `{"hello":"world"}`.
  *
  * Both listen on 127.0.0.1 at an ephemeral port and talk to the parent over IPC: they send a `ChildReady`, answer
  * `'cpu'` with their CPU time so far (a `ChildCpu`), and on `'stop'` shut down gracefully and exit.
  */
 import Fastify from 'fastify';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, type ConfigOverrides } from '../src/config.js';
 import { createServer } from '../src/server.js';
 
 /** Sent once the server listens. */
@@ -42,14 +44,16 @@ async function start(role: string, args: string[]): Promise<{ url: string; issue
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     return { url, close: () => app.close() };
   }
-  if (role === 'service' && args.length === 2) {
-    const [dataDir, dbFile] = args;
-    const server = await createServer(loadConfig({}, { logLevel: 'silent', dataDir, dbFile, port: 0 }));
-    const issue = () => server.keys.create({ type: 'sk', label: 'bench http', ratePerMin: 1_000_000 }, new Date()).key;
+  if (role === 'service' && (args.length === 2 || args.length === 3)) {
+    const [dataDir, dbFile, overrides] = args;
+    const extra = overrides === undefined ? {} : (JSON.parse(overrides) as ConfigOverrides);
+    const server = await createServer(loadConfig({}, { logLevel: 'silent', dataDir, dbFile, port: 0, ...extra }));
+    const issue = () =>
+      server.keys.create({ type: 'sk', label: 'bench', ratePerMin: 1_000_000, reportsPerDay: 1_000_000 }, new Date()).key;
     const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
     return { url, issue, close: () => server.close() };
   }
-  throw new Error(`usage: http-child.js hello | service <dataDir> <dbFile> (got ${[role, ...args].join(' ')})`);
+  throw new Error(`usage: http-child.js hello | service <dataDir> <dbFile> [<overrides JSON>] (got ${[role, ...args].join(' ')})`);
 }
 
 async function main(): Promise<void> {

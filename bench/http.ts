@@ -53,7 +53,7 @@ const TARGET_P99_MS = 20;
 const DATASETS = presetPlans('fixture').map((plan) => plan.id);
 
 /** The fixture datasets of the tests when present, else the same preset generated once into data/bench-http. */
-async function benchData(): Promise<string> {
+export async function benchData(): Promise<string> {
   const present = (dir: string) =>
     Promise.all(DATASETS.map((d) => access(join(dir, d, MANIFEST_FILE)))).then(() => true, () => false);
   const fixtures = join(PROJECT_ROOT, '.fixtures', 'data');

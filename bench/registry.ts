@@ -25,4 +25,5 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   http: () => import('./http.js'),
   kernels: () => import('./kernels.js'),
   query: () => import('./query.js'),
+  reports: () => import('./reports.js'),
 };

@@ -1,7 +1,7 @@
 /**
  * The composition root: builds the application over the real dependencies (SQLite keys and statistics cache, the
- * configured geocoder, the local compute pool, the configured or embedded model service) and knows how to take them
- * down again in the right order. `svc serve` and `svc demo` use it, and so do the end-to-end tests and benchmarks.
+ * configured geocoder, the local compute pool, the configured or embedded model service, the reports product) and
+ * knows how to take them down again in the right order. `svc serve` and `svc demo` use it, and so do the end-to-end tests and benchmarks.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
@@ -31,6 +31,7 @@ import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 import { DamageRegistry } from './store/damage-registry.js';
 import { listDatasets } from './store/data-dir.js';
+import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './report-product.js';
 import type { Clock } from './services/clock.js';
@@ -77,9 +78,14 @@ export interface ReportsWiring {
   readonly renderWorker?: string;
 }
 
+/** The reports product as the service runs it: the report content gathered over the statistics and compute pool. */
+export const DEFAULT_REPORTS_WIRING: ReportsWiring = Object.freeze({
+  content: (parts: ReportContentParts) => createReportContentSource({ historical: parts.historical, surroundings: parts.compute, clock: parts.clock }),
+});
+
 /** Options of `createServer`. */
 export interface ServerOptions {
-  /** The reports product; without it `/v1/reports` is not served. */
+  /** The reports product's wiring; `DEFAULT_REPORTS_WIRING` unless given. */
   readonly reports?: ReportsWiring;
 }
 
@@ -114,8 +120,8 @@ export interface Server {
   readonly modelService: ModelServiceConnection;
   /** Damage found in the datasets (at start-up and while serving); `/health` reports it. */
   readonly damage: DamageRegistry;
-  /** The reports product, when it is wired. */
-  readonly reports: ReportProduct | undefined;
+  /** The reports product: jobs, files, rendering threads. */
+  readonly reports: ReportProduct;
   /**
    * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then report jobs in hand are
    * queued again for the next start and the rendering threads close, then the model service stops,
@@ -164,31 +170,27 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const keys = new SqliteKeyStore(db);
     // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
     const lookup = new CachedKeyLookup(keys, { now: systemClock.now });
-    let reports: ReportProduct | undefined;
-    if (options.reports !== undefined) {
-      const wiring = options.reports;
-      reports = await createReportProduct({
-        config, db, geocoder, clock: systemClock,
-        content: wiring.content({ historical, compute, geocoder, clock: systemClock }),
-        keyById: (id) => keyById(keys, id),
-        ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
-        logger: forwardingLogger(() => log),
-      });
-      const product = reports;
-      cleanups.push(() => product.close());
-    }
+    const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
+    const reports = await createReportProduct({
+      config, db, geocoder, clock: systemClock,
+      content: wiring.content({ historical, compute, geocoder, clock: systemClock }),
+      keyById: (id) => keyById(keys, id),
+      ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
+      logger: forwardingLogger(() => log),
+    });
+    cleanups.push(() => reports.close());
     const app = await buildApp({
-      config, keys: lookup, geocoder, historical, live, clock: systemClock, damage, ...(reports ? { reports: reports.service } : {}),
+      config, keys: lookup, geocoder, historical, live, clock: systemClock, damage, reports: reports.service,
     });
     log = app.log;
     await checkDatasets(config.dataDir, compute, damage);
     await app.ready();
-    reports?.start();
+    reports.start();
 
     let closing: Promise<void> | undefined;
     const shutdown = async () => {
       await app.close();
-      await reports?.close();
+      await reports.close();
       await modelService.close();
       await historical.drain();
       await compute.close();

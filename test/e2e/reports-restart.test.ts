@@ -1,8 +1,8 @@
 /**
- * A kill -9 loses no report job and leaves no half-written file. The service runs as its own process
- * (test/e2e/support/report-child.mjs); 20 jobs are accepted over HTTP, the process is killed with SIGKILL while they
- * are being worked on, and a new process on the same database and reports directory completes every one of them:
- * 20 jobs, each completed once, each with its whole HTML file, and no temporary file left.
+ * A kill -9 loses no report job and leaves no half-written file. The service runs as its own process, exactly as an
+ * operator runs it (`svc serve`, compiled, over the fixture datasets); 20 jobs are accepted over HTTP, the process is
+ * killed with SIGKILL while they are being worked on, and a new process on the same database and reports directory
+ * completes every one of them: 20 jobs, each completed once, each with its whole HTML file, no temporary file left.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 
-const CHILD = join(PROJECT_ROOT, 'test', 'e2e', 'support', 'report-child.mjs');
+const SVC = join(PROJECT_ROOT, 'bin', 'svc.js');
 
 /** A running child service: its URL and every log line it printed. */
 interface Child {
@@ -26,8 +26,19 @@ interface Child {
   readonly exited: Promise<NodeJS.Signals | number | null>;
 }
 
-async function startChild(dataDir: string, dir: string, delayMs: number): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD, dataDir, dir, String(delayMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The log lines of the service: its JSON lines (the banner's plain lines are skipped). */
+function logLines(lines: readonly string[]): { msg?: string; jobId?: string; recovered?: number }[] {
+  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg?: string; jobId?: string; recovered?: number });
+}
+
+async function startChild(dataDir: string, dir: string): Promise<Child> {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SVC_')));
+  Object.assign(env, {
+    SVC_LOG_LEVEL: 'info', SVC_REPORTS_DIR: join(dir, 'reports'), SVC_COMPUTE_THREADS: '1', SVC_REPORT_CONCURRENCY: '1',
+  });
+  const child = spawn(process.execPath, [SVC, 'serve', '--data', dataDir, '--db', join(dir, 'svc.sqlite'), '--port', '0'], {
+    env, stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   let stderr = '';
@@ -35,10 +46,10 @@ async function startChild(dataDir: string, dir: string, delayMs: number): Promis
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
-      const listening = (JSON.parse(line) as { listening?: string }).listening;
-      if (listening) resolve(listening);
+      const listening = / listening on (http:\/\/\S+) /.exec(line);
+      if (listening) resolve(listening[1]!);
     });
-    void exited.then((how) => reject(new Error(`child exited (${String(how)}) before listening: ${stderr}`)));
+    void exited.then((how) => reject(new Error(`svc serve exited (${String(how)}) before listening: ${stderr}`)));
   });
   return { process: child, url, lines, exited };
 }
@@ -76,7 +87,7 @@ function statesOnDisk(): Map<string, string> {
 
 describe('kill -9 during 20 report jobs', () => {
   it('loses none, duplicates none and leaves no partial file', async () => {
-    const first = await startChild(dataDir, dir, 40);
+    const first = await startChild(dataDir, dir);
     children.push(first);
     // 20 jobs at 20 places along a street of the Brussels zone (each computed cold).
     const ids: string[] = [];
@@ -100,7 +111,7 @@ describe('kill -9 during 20 report jobs', () => {
     expect(atKill.size).toBe(20);
     expect([...atKill.values()].filter((s) => s !== 'completed').length).toBeGreaterThan(0);
 
-    const second = await startChild(dataDir, dir, 0);
+    const second = await startChild(dataDir, dir);
     children.push(second);
     for (;;) {
       const states = await Promise.all(ids.map(async (id) => (await json(`${second.url}/v1/reports/${id}`, key)).body.status as string));
@@ -108,12 +119,11 @@ describe('kill -9 during 20 report jobs', () => {
       if (states.every((s) => s === 'completed')) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    const resumed = second.lines.map((l) => JSON.parse(l) as { msg?: string; recovered?: number }).find((l) => l.msg === 'report jobs resumed after a restart');
+    const resumed = logLines(second.lines).find((l) => l.msg === 'report jobs resumed after a restart');
     expect(resumed?.recovered).toBe([...atKill.values()].filter((s) => s === 'running' || s === 'delivering').length || undefined);
 
     // No job was completed twice: each completion is logged once, by whichever process made it.
-    const completions = [...first.lines, ...second.lines]
-      .map((l) => JSON.parse(l) as { msg?: string; jobId?: string })
+    const completions = logLines([...first.lines, ...second.lines])
       .filter((l) => l.msg === 'report job completed')
       .map((l) => l.jobId!);
     expect(new Set(completions).size).toBe(completions.length);
@@ -127,7 +137,7 @@ describe('kill -9 during 20 report jobs', () => {
     expect(files.filter((f) => f.startsWith('.'))).toEqual([]);
     for (const id of ids) {
       const html = await readFile(join(dir, 'reports', `${id}.html`), 'utf8');
-      expect(html).toMatch(/^<!doctype html>.*<\/html>\n$/s);
+      expect(html).toMatch(/^<!doctype html>.*<\/html>\s*$/is);
     }
 
     second.process.kill('SIGTERM');

@@ -1,27 +1,22 @@
 /**
- * End to end over real HTTP: the real service (`createServer`: SQLite jobs, report files on disk, rendering threads,
- * real compute) with the reports product. Until the report content lands, its content source is a double that gathers
- * the real statistics (test/jobs/support/stats-content.ts) and its threads render small documents
- * (test/jobs/support/fake-render-worker.mjs); everything else is the real delivery path.
+ * End to end over real HTTP: the real service (`createServer` as `svc serve` builds it: SQLite jobs, report files on
+ * disk, the report content over real statistics and compute, rendering threads) and its reports product. The files
+ * themselves (A4, languages, self-contained HTML) are checked in report-files.test.ts.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportsWiring } from '../../src/server.js';
+import { DEFAULT_REPORTS_WIRING, type ReportsWiring } from '../../src/server.js';
 import type { ReportContentSource } from '../../src/reports/report-types.js';
-import { FAKE_RENDER_WORKER } from '../jobs/support/fake-render-worker.js';
 import { Gate } from '../jobs/support/fake-report.js';
-import { statsContentSource } from '../jobs/support/stats-content.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 import { expectProblem, startE2eServer, until, type E2eResponse, type E2eServer } from './support/e2e-server.js';
-
-const WIRING: ReportsWiring = { content: statsContentSource, renderWorker: FAKE_RENDER_WORKER };
 
 let e2e: E2eServer;
 let key: string;
 beforeAll(async () => {
-  e2e = await startE2eServer({ reports: WIRING });
+  e2e = await startE2eServer();
   key = e2e.issue({ label: 'e2e reports', products: ['reports'] });
 });
 afterAll(async () => e2e?.close());
@@ -54,7 +49,7 @@ describe('reports over HTTP', () => {
     expect(html.status).toBe(200);
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.headers.get('content-disposition')).toBe('attachment; filename="SVC_Report_Grand-Place_1_1000_Bruxelles.html"');
-    expect(html.text).toMatch(/^<!doctype html><html lang="fr">.*Grand-Place 1, 1000 Bruxelles.*<\/html>\n$/s);
+    expect(html.text).toMatch(/^<!doctype html>\s*<html lang="fr"[^>]*>.*Grand-Place 1, 1000 Bruxelles.*<\/html>\s*$/is);
 
     const pdf = await fetch(`${e2e.base}${done.json.files.pdf.url}`, { headers: { authorization: `Bearer ${key}` } });
     expect(pdf.status).toBe(200);
@@ -63,9 +58,8 @@ describe('reports over HTTP', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(Number(pdf.headers.get('content-length'))).toBe(bytes.length);
 
-    // The content kept with the job holds the real statistics of the location.
-    const content = e2e.server.reports!.store.content(id) as { statistics: { meta: { dataset: string; radius_m: number } } };
-    expect(content.statistics.meta).toMatchObject({ dataset: 'brussels_extended', radius_m: 25 });
+    // The content kept with the job describes the location as the statistics found it.
+    expect(e2e.server.reports.store.content(id)).toMatchObject({ location: { dataset: 'brussels_extended', radiusM: 25 } });
   });
 
   it('coordinates elsewhere in Belgium: labelled by reverse geocoding, answered nationwide', async () => {
@@ -77,7 +71,7 @@ describe('reports over HTTP', () => {
     expect(await embeddedGeocoder().reverse(50.4669, 4.8675)).toBeUndefined();
     expect(done.json.address).toBe('50.46690, 4.86750');
     expect(done.json.lang).toBe('en');
-    expect(e2e.server.reports!.store.content(accepted.json.job_id)).toMatchObject({ statistics: { meta: { dataset: 'belgium_lowres' } } });
+    expect(e2e.server.reports.store.content(accepted.json.job_id)).toMatchObject({ location: { dataset: 'belgium_lowres' } });
   });
 
   it('a job whose statistics cannot be computed fails with the reason', async () => {
@@ -124,15 +118,18 @@ describe('restart', () => {
     const config = { dbFile: join(dir, 'svc.sqlite'), reportsDir: join(dir, 'reports') };
     const gate = new Gate();
     let calls = 0;
+    // The real content source, held before it starts until the gate opens (or the job is aborted).
     const held: ReportsWiring = {
-      renderWorker: FAKE_RENDER_WORKER,
-      content: (parts): ReportContentSource => ({
-        async gather(request, k, signal) {
-          calls++;
-          await Promise.race([gate.wait(), new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))]);
-          return statsContentSource(parts).gather(request, k, signal);
-        },
-      }),
+      content: (parts): ReportContentSource => {
+        const real = DEFAULT_REPORTS_WIRING.content(parts);
+        return {
+          async gather(request, k, signal) {
+            calls++;
+            await Promise.race([gate.wait(), new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)))]);
+            return real.gather(request, k, signal);
+          },
+        };
+      },
     };
     try {
       const first = await startE2eServer({ reports: held, config });
@@ -142,11 +139,11 @@ describe('restart', () => {
       expect((await first.get(`/v1/reports/${id}`, k)).json.stage).toBe('running');
       await first.close();
 
-      const second = await startE2eServer({ reports: WIRING, config });
+      const second = await startE2eServer({ config });
       try {
         const done = await finished(second, id, k);
         expect(done.json.status).toBe('completed');
-        expect(second.server.reports!.store.get(id)!.attempts).toBe(2);
+        expect(second.server.reports.store.get(id)!.attempts).toBe(2);
         expect((await second.get(done.json.files.html.url, k)).status).toBe(200);
         expect((await readdir(config.reportsDir)).sort()).toEqual([`${id}.html`, `${id}.pdf`]);
       } finally {

@@ -1,7 +1,8 @@
 /**
  * `svc serve`: runs the HTTP API over the real dependencies (built by `createServer`, src/server.ts). SIGINT or SIGTERM
- * shuts down gracefully: the server stops accepting and drains in-flight requests, the model service stops, running
- * computations settle, the compute pool closes, and the database closes last.
+ * shuts down gracefully: the server stops accepting and drains in-flight requests, report jobs in hand are queued again
+ * for the next start, the model service stops, running computations settle, the compute pool closes, and the database
+ * closes last.
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';

@@ -66,7 +66,7 @@ export async function readResponse(res: Response): Promise<E2eResponse> {
 export interface E2eOptions {
   /** Datasets to serve; the fixture datasets by default. */
   readonly dataDir?: string;
-  /** The reports product's wiring; without it `/v1/reports` is not served. */
+  /** The reports product's wiring; the service's own (`DEFAULT_REPORTS_WIRING`) unless given. */
   readonly reports?: ReportsWiring;
   /** Further configuration (the database and the reports directory are in a temporary directory). */
   readonly config?: ConfigOverrides;
