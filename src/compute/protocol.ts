@@ -1,9 +1,11 @@
 /**
  * The one message protocol both sides of the compute-thread boundary import. Tasks and replies are plain data; errors
  * travel as `SerializedError` and are rebuilt on the caller's side (STYLE: errors cross threads as data). Transferables:
- * the `records` ArrayBuffers of partial accumulations, listed explicitly where they are posted.
+ * the `records` ArrayBuffers of partial accumulations, listed explicitly where they are posted. Map tasks carry grid
+ * slices as views of SharedArrayBuffers, which threads share instead of copying.
  */
 import type { SerializedError } from '../errors.js';
+import type { TileJob } from '../map/tile-render.js';
 import type { StatsComputation, StatsRequest } from './compute-types.js';
 
 /** Chunks of one dataset and, per chunk, which of its cells are sampled. */
@@ -52,6 +54,19 @@ export interface SurroundingsTask {
   readonly request: StatsRequest;
 }
 
+/** Draws one vector tile (src/map/tile-render.ts); replies with its bytes (zero bytes: empty tile). */
+export interface MapTileTask {
+  readonly kind: 'map-tile';
+  readonly job: TileJob;
+}
+
+/** The relative-scale range of one UTCI slice (src/map/thermal-range.ts); replies `{min, max}` or null. */
+export interface MapRangeTask {
+  readonly kind: 'map-range';
+  /** A view of a SharedArrayBuffer. */
+  readonly values: Float32Array;
+}
+
 /** Makes the worker fail on purpose; accepted only by pools created with `allowFaultInjection` (tests). */
 export interface FaultTask {
   readonly kind: 'fault';
@@ -59,7 +74,8 @@ export interface FaultTask {
 }
 
 /** Every task a compute thread accepts. */
-export type ComputeTask = StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | SurroundingsTask | FaultTask;
+export type ComputeTask =
+  | StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask | FaultTask;
 
 /** Blocks of phase B, as plain JSON objects. */
 export type BlocksValue = StatsComputation['blocks'];

@@ -3,6 +3,8 @@
  * returned as data (`ComputeReply`), never thrown across the thread boundary.
  */
 import { errorToData, ValidationError } from '../errors.js';
+import { renderTile } from '../map/tile-render.js';
+import { thermalRange } from '../map/thermal-range.js';
 import { computeDataset, referenceOptions } from './dataset-cache.js';
 import { accumulateSelections } from './kernel-run.js';
 import { precomputeRow } from './precompute-row.js';
@@ -47,6 +49,10 @@ async function run(task: ComputeTask): Promise<unknown> {
     }
     case 'surroundings':
       return computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request);
+    case 'map-tile':
+      return renderTile(task.job);
+    case 'map-range':
+      return thermalRange(task.values) ?? null;
     case 'fault': {
       if (!faultsAllowed) throw new ValidationError('Fault injection is not enabled in this pool.');
       if (task.action === 'exit') process.exit(70);

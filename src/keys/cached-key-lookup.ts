@@ -4,7 +4,8 @@
  * `ttlMs`: an operator's change (`svc keys update|deactivate`) reaches a running server within that time. Unknown keys
  * are asked of the store every time, so a key issued a moment ago works at once and guessed keys fill no memory.
  * Entries are keyed by the presented key itself, so a hit costs one string look-up (no format check, no SHA-256).
- * Keys held this way never reach disk, and expired entries are swept at every look-up in the store.
+ * Keys held this way never reach disk, and expired entries are swept at every look-up in the store. Look-ups by id
+ * (signed tile URLs, one per tile request) are remembered the same way, in a map of their own.
  */
 import { keyTypeOf } from './key-format.js';
 import type { ApiKeyRecord, KeyLookup } from './key-types.js';
@@ -29,6 +30,7 @@ export class CachedKeyLookup implements KeyLookup {
   readonly #maxEntries: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, { readonly record: ApiKeyRecord; readonly expiresMs: number }>();
+  readonly #byId = new Map<number, { readonly record: ApiKeyRecord; readonly expiresMs: number }>();
 
   constructor(inner: KeyLookup, options: KeyCacheOptions = {}) {
     this.#inner = inner;
@@ -49,6 +51,23 @@ export class CachedKeyLookup implements KeyLookup {
     this.#entries.delete(key); // re-inserted at the newest end, keeping insertion order = expiry order
     if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { record, expiresMs: now + this.#ttlMs });
+    return record;
+  }
+
+  /** The record with this id: from memory while fresh, else from the store (and then remembered). */
+  findById(id: number): ApiKeyRecord | undefined {
+    const now = this.#now();
+    const cached = this.#byId.get(id);
+    if (cached !== undefined && now < cached.expiresMs) return cached.record;
+    for (const [old, entry] of this.#byId) {
+      if (now < entry.expiresMs) break;
+      this.#byId.delete(old);
+    }
+    const record = this.#inner.findById(id);
+    if (record === undefined) return undefined;
+    this.#byId.delete(id);
+    if (this.#byId.size >= this.#maxEntries) this.#byId.delete(this.#byId.keys().next().value!);
+    this.#byId.set(id, { record, expiresMs: now + this.#ttlMs });
     return record;
   }
 

@@ -63,6 +63,13 @@ export class SqliteKeyStore implements KeyLookup {
     return row ? toRecord(row) : undefined;
   }
 
+  /** The record with this id, or undefined when there is none. */
+  findById(id: number): ApiKeyRecord | undefined {
+    if (!Number.isSafeInteger(id) || id < 1) return undefined;
+    const row = this.#byId.get(id);
+    return row ? toRecord(row) : undefined;
+  }
+
   /** Issues a key: returns the key (shown once, never stored) and its record. */
   create(spec: KeySpec, now: Date): { key: string; record: ApiKeyRecord } {
     const valid = validateSpec(spec, now);

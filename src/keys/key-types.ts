@@ -58,8 +58,10 @@ export interface KeyChanges {
   readonly active?: boolean;
 }
 
-/** The read side the HTTP layer needs: find the record of a presented key. */
+/** The read side the HTTP layer needs: find the record of a presented key, or of the key a signed URL names. */
 export interface KeyLookup {
   /** The record whose hash matches `key`, or undefined for an unknown or malformed key. */
   findByKey(key: string): ApiKeyRecord | undefined;
+  /** The record with this id (signed tile URLs carry it), or undefined when there is none. */
+  findById(id: number): ApiKeyRecord | undefined;
 }

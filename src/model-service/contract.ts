@@ -9,11 +9,12 @@
  *   GET /datasets/{id}/live?lat&lon[&radius][&hours] → RecordsResponse (the last `hours` live hours, oldest first)
  *   GET /datasets/{id}/forecast?lat&lon[&radius]    → RecordsResponse (hourly to +24 h, then 3-hourly to +48 h)
  *   GET /datasets/{id}/slices/{timestamp_ms}/{field} → float32 little-endian grid, row-major ny × nx, NaN = no data
+ *   GET /datasets/{id}/static/{name}                → a static array (`STATIC_ARRAY_DTYPES`), row-major ny × nx
  *
  * Errors answer `{code, status, detail}` with the status of `MODEL_ERROR_STATUS`.
  */
 import type { DamagedDatasetSummary } from '../store/damage-registry.js';
-import type { HourlyField } from '../store/dataset-types.js';
+import type { HourlyField, StaticArray } from '../store/dataset-types.js';
 
 /** `service` of the health answer. */
 export const MODEL_SERVICE_NAME = 'svc-model-service';
@@ -97,6 +98,15 @@ export interface DatasetInfo {
     readonly resolution_m: number;
   };
 }
+
+/**
+ * Element type of each static array on the wire: `outdoor` one byte per cell (1 = outdoor, 0 = building interior),
+ * `building_height` float32 little-endian metres (0 outdoors). Answers carry `X-Array-Dtype`, `X-Grid-Nx`, `X-Grid-Ny`.
+ */
+export const STATIC_ARRAY_DTYPES: Readonly<Record<StaticArray, 'uint8' | 'float32'>> = Object.freeze({
+  outdoor: 'uint8',
+  building_height: 'float32',
+});
 
 /** The answer of `/health`. */
 export interface ModelHealth {

@@ -11,7 +11,7 @@ import { roundCoord } from '../geo/round.js';
 import { cellCentre } from '../sampling/grid-cells.js';
 import { sampleCells } from '../sampling/sampling.js';
 import { DamageRegistry } from '../store/damage-registry.js';
-import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
+import { STATIC_ARRAYS, type DatasetReader, type HourlyField, type StaticArray } from '../store/dataset-types.js';
 import {
   DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS, MODEL_SERVICE_NAME,
   type DatasetInfo, type ModelHealth, type RecordsResponse, type Timesteps,
@@ -168,6 +168,17 @@ export class ModelService {
     const batch = [...liveSteps(now, DEFAULT_LIVE_HOURS), ...forecastSteps(now)].map((s) => dataset.calendar.hourIndex(s.targetMs));
     const values = await this.#slices.slice(dataset, field as HourlyField, step, batch);
     return { step, values, nx: dataset.reader.grid.nx, ny: dataset.reader.grid.ny };
+  }
+
+  /** The static array `name` of a dataset (`outdoor` or `building_height`), row-major ny × nx. */
+  async staticArray(id: string, name: string): Promise<{ name: StaticArray; values: Uint8Array | Float32Array; nx: number; ny: number }> {
+    const dataset = this.#dataset(id);
+    if (!(STATIC_ARRAYS as readonly string[]).includes(name)) {
+      throw new NotFoundError(`Dataset '${id}' has no static array '${name}' (static arrays: ${STATIC_ARRAYS.join(', ')}).`);
+    }
+    const { nx, ny } = dataset.reader.grid;
+    const values = name === 'outdoor' ? dataset.outdoor : await dataset.reader.readStatic('building_height');
+    return { name: name as StaticArray, values, nx, ny };
   }
 
   /** Cache occupancy, for the health answer of the CLI and tests. */

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { endianness } from 'node:os';
 import { DamagedDataError, ServiceError } from '../errors.js';
-import { MODEL_ERROR_STATUS, type ModelErrorCode } from './contract.js';
+import { MODEL_ERROR_STATUS, STATIC_ARRAY_DTYPES, type ModelErrorCode } from './contract.js';
 import type { ModelService } from './model-service.js';
 import { parseRecordsQuery, parseSliceTimestamp, QueryError } from './query.js';
 import { isoHour } from './timeline.js';
@@ -28,8 +28,9 @@ function sendError(res: ServerResponse, method: string, code: ModelErrorCode, de
   send(res, method, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify({ code, status, detail })), headers);
 }
 
-/** float32 values as little-endian bytes, whatever the platform's byte order. */
-function littleEndian(values: Float32Array): Uint8Array {
+/** float32 values as little-endian bytes, whatever the platform's byte order (bytes pass through). */
+function littleEndian(values: Float32Array | Uint8Array): Uint8Array {
+  if (values instanceof Uint8Array) return values;
   if (endianness() === 'LE') return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const out = new DataView(new ArrayBuffer(values.byteLength));
   values.forEach((v, i) => out.setFloat32(i * 4, v, true));
@@ -56,6 +57,13 @@ async function route(service: ModelService, segments: readonly string[], query: 
         'x-slice-hour': isoHour(slice.step.targetMs),
         'x-slice-lead-h': String(slice.step.leadH),
       },
+    };
+  }
+  if (action === 'static' && rest.length === 1) {
+    const array = await service.staticArray(id, rest[0]);
+    return {
+      binary: littleEndian(array.values),
+      headers: { 'x-grid-nx': String(array.nx), 'x-grid-ny': String(array.ny), 'x-array-dtype': STATIC_ARRAY_DTYPES[array.name] },
     };
   }
   return undefined;

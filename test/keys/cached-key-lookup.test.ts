@@ -15,6 +15,10 @@ function setup(options: { maxEntries?: number } = {}) {
       lookups++;
       return store.findByKey(key);
     },
+    findById(id: number): ApiKeyRecord | undefined {
+      lookups++;
+      return store.findById(id);
+    },
   };
   const clock = { ms: NOW.getTime() };
   const cached = new CachedKeyLookup(counted, { now: () => clock.ms, ...options });

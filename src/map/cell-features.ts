@@ -1,0 +1,77 @@
+/**
+ * Features of the timed layers (thermal, wind, air): one quad per published block of grid cells, carrying the layer's
+ * fields. At `maxzoom` a block is one cell; below, a block of 2^k × 2^k cells (aligned to the grid's north-west
+ * corner, cut at its edges) publishes each field as the mean of its cells that have a value. A field with no value in
+ * the block is left out of the feature; a block with no field at all (building interiors, missing data) has no
+ * feature. Along a row of blocks, neighbours whose published values are all equal become one quad.
+ */
+import type { MvtLayer } from './mvt-encoder.js';
+import { ringArea2 } from './mvt-encoder.js';
+import { blockCorner, overlapsTile, roundAway, type TileFrame } from './tile-frame.js';
+
+/** One field's grid slice: row-major ny × nx values, NaN where missing. */
+export interface FieldSlice {
+  readonly name: string;
+  readonly decimals: number;
+  readonly values: Float32Array;
+}
+
+/** Published values of block (i, j), one per field (NaN: absent); false when every field is absent. */
+function blockValues(frame: TileFrame, fields: readonly FieldSlice[], scales: readonly number[], i: number, j: number, out: number[]): boolean {
+  const { grid, block } = frame;
+  const rEnd = Math.min(grid.ny, (i + 1) * block);
+  const cEnd = Math.min(grid.nx, (j + 1) * block);
+  let any = false;
+  for (let f = 0; f < fields.length; f++) {
+    const values = fields[f].values;
+    let sum = 0;
+    let count = 0;
+    for (let r = i * block; r < rEnd; r++) {
+      const row = r * grid.nx;
+      for (let c = j * block; c < cEnd; c++) {
+        const v = values[row + c];
+        if (v === v) {
+          sum += v;
+          count++;
+        }
+      }
+    }
+    out[f] = count > 0 ? roundAway(sum / count, scales[f]) : Number.NaN;
+    any ||= count > 0;
+  }
+  return any;
+}
+
+function sameValues(a: readonly number[], b: readonly number[]): boolean {
+  for (let k = 0; k < a.length; k++) if (!(a[k] === b[k] || (Number.isNaN(a[k]) && Number.isNaN(b[k])))) return false;
+  return true;
+}
+
+/** Adds the quad of blocks (i, j0 … j1) with `values` to `layer` when it overlaps the tile. */
+function addRun(layer: MvtLayer, frame: TileFrame, i: number, j0: number, j1: number, values: readonly number[]): void {
+  const ring: number[] = [];
+  blockCorner(frame, i, j0, ring);
+  blockCorner(frame, i, j1 + 1, ring);
+  blockCorner(frame, i + 1, j1 + 1, ring);
+  blockCorner(frame, i + 1, j0, ring);
+  if (overlapsTile(ring) && ringArea2(ring) > 0) layer.addPolygon([ring], values);
+}
+
+/** Adds the features of the tile in `frame` to `layer`, whose keys are the names of `fields`, in that order. */
+export function addCellFeatures(layer: MvtLayer, frame: TileFrame, fields: readonly FieldSlice[]): void {
+  const scales = fields.map((f) => 10 ** f.decimals);
+  const { r0, r1, c0, c1 } = frame.blocks;
+  for (let i = r0; i < r1; i++) {
+    let run: number[] | undefined;
+    let start = c0;
+    for (let j = c0; j < c1; j++) {
+      const values = new Array<number>(fields.length);
+      const has = blockValues(frame, fields, scales, i, j, values);
+      if (run !== undefined && has && sameValues(run, values)) continue;
+      if (run !== undefined) addRun(layer, frame, i, start, j - 1, run);
+      run = has ? values : undefined;
+      start = j;
+    }
+    if (run !== undefined) addRun(layer, frame, i, start, c1 - 1, run);
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The map product below the HTTP layer: the catalog of a city (assembled on demand, cached CATALOG_TTL_S, the last
+ * good one served stale while the model service is down), TileJSON documents and vector tiles (checked in the order
+ * of tile-access.ts, drawn off the event loop by a TileRenderer, kept in a byte-bounded LRU of encoded tiles).
+ *
+ * Catalog checks: a city that is unknown or has no map is 404; a city outside the key's scope 403 (the key's product
+ * was checked at the HTTP edge). A model service that fails while no catalog of the city is cached is 503
+ * `upstream_unavailable` (502 when its data are damaged, as everywhere).
+ */
+import { getCity } from '../cities/catalog.js';
+import type { CityConfig } from '../cities/city-types.js';
+import { DamagedDataError, NotFoundError, UpstreamError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors.js';
+import { checkCity } from '../keys/entitlement.js';
+import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
+import type { ModelServiceClient } from '../model-service/client.js';
+import type { HourlyField } from '../store/dataset-types.js';
+import { ByteLru, type LruStats } from '../util/byte-lru.js';
+import { quoteInput } from '../util/quote-input.js';
+import { assembleSkeleton, catalogBody, CATALOG_TTL_S, type CatalogSkeleton } from './catalog.js';
+import { MapData, type DatasetState } from './map-data.js';
+import type { MapLayerDef, TileField } from './map-layers.js';
+import { ForecastMemory, leadOf } from './map-timeline.js';
+import { authorise, checkStep, checkTile, resolveLayer, type TileAddress } from './tile-access.js';
+import type { TileJob } from './tile-render.js';
+import type { TileRenderer } from './tile-renderer.js';
+import { tileJsonBody } from './tilejson.js';
+
+/** What the service needs. */
+export interface MapServiceDeps {
+  readonly model: ModelServiceClient;
+  readonly keys: KeyLookup;
+  readonly clock: { now(): number };
+  readonly renderer: TileRenderer;
+  /** The URL-signing secret (tile-secret.ts). */
+  readonly secret: Uint8Array;
+  /** Budgets of the slice and encoded-tile caches, bytes. */
+  readonly sliceCacheBytes: number;
+  readonly tileCacheBytes: number;
+}
+
+/** A catalog answer: JSON text and how its skeleton was obtained. */
+export interface CatalogResult {
+  readonly body: string;
+  readonly cache: 'hit' | 'miss' | 'stale';
+}
+
+/** A TileJSON answer: JSON text and how long it may be cached (until its URLs expire, at most a day). */
+export interface TileJsonResult {
+  readonly body: string;
+  readonly maxAgeS: number;
+}
+
+/** Longest client cache lifetime of map answers, seconds. */
+export const TILE_MAX_AGE_S = 86_400;
+
+const ENTRY_OVERHEAD = 128;
+
+/** Whether `err` says the model service could not answer (as opposed to a fault of ours). */
+function upstreamFailure(err: unknown): boolean {
+  return err instanceof UpstreamError || err instanceof UpstreamTimeoutError || err instanceof DamagedDataError;
+}
+
+/** Serves the map product; one instance per process. */
+export class MapService {
+  readonly #deps: MapServiceDeps;
+  readonly #data: MapData;
+  readonly #tiles: ByteLru<Uint8Array>;
+  readonly #forecasts = new ForecastMemory();
+  readonly #skeletons = new Map<string, { readonly skeleton: CatalogSkeleton; readonly assembledMs: number }>();
+  readonly #assembling = new Map<string, Promise<CatalogSkeleton>>();
+
+  constructor(deps: MapServiceDeps) {
+    this.#deps = deps;
+    this.#data = new MapData({ model: deps.model, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, sliceCacheBytes: deps.sliceCacheBytes });
+    this.#tiles = new ByteLru(deps.tileCacheBytes, (tile) => tile.byteLength + ENTRY_OVERHEAD);
+  }
+
+  /** The catalog of `cityId` for `key`. */
+  async catalog(cityId: string, key: ApiKeyRecord): Promise<CatalogResult> {
+    const city = getCity(cityId);
+    if (city === undefined || !city.products.map || city.map === undefined) {
+      throw new NotFoundError(`No city ${quoteInput(cityId)} with a map; GET /v1/cities?product=map lists them.`);
+    }
+    checkCity(key, city.id);
+    const now = this.#deps.clock.now();
+    const cached = this.#skeletons.get(city.id);
+    let skeleton: CatalogSkeleton;
+    let cache: CatalogResult['cache'];
+    if (cached !== undefined && now < cached.assembledMs + CATALOG_TTL_S * 1000) {
+      [skeleton, cache] = [cached.skeleton, 'hit'];
+    } else {
+      try {
+        [skeleton, cache] = [await this.#assemble(city), 'miss'];
+      } catch (err) {
+        if (!upstreamFailure(err)) throw err;
+        const last = this.#skeletons.get(city.id);
+        if (last === undefined) {
+          if (err instanceof DamagedDataError) throw err;
+          throw new UpstreamUnavailableError(`The model service is unavailable and no map catalog of '${city.id}' is cached yet; retry in a moment.`, { cause: err });
+        }
+        [skeleton, cache] = [last.skeleton, 'stale'];
+      }
+    }
+    this.#forecasts.served(skeleton.state.timesteps, now);
+    return { body: catalogBody(skeleton, key, this.#deps.secret, now), cache };
+  }
+
+  #assemble(city: CityConfig): Promise<CatalogSkeleton> {
+    let running = this.#assembling.get(city.id);
+    if (running === undefined) {
+      running = (async () => {
+        const skeleton = await assembleSkeleton(city, this.#data, this.#deps.renderer, this.#deps.clock.now());
+        this.#skeletons.set(city.id, { skeleton, assembledMs: this.#deps.clock.now() });
+        return skeleton;
+      })().finally(() => this.#assembling.delete(city.id));
+      this.#assembling.set(city.id, running);
+    }
+    return running;
+  }
+
+  /** Checks 1–3 and the timestep of `address`; the dataset state may be stale while the model service is down. */
+  async #open(address: TileAddress): Promise<{ city: CityConfig; layer: MapLayerDef; state: DatasetState; t: number | undefined }> {
+    const { city, layer } = resolveLayer(address);
+    const now = this.#deps.clock.now();
+    authorise(this.#deps.secret, this.#deps.keys, city, layer, address.exp, address.sig, now);
+    const { state } = await this.#data.state(city.dataset, true);
+    return { city, layer, state, t: checkStep(address, layer, state, this.#forecasts, now) };
+  }
+
+  /** The TileJSON document of `address`, whose tile URLs start with `origin`. */
+  async tileJson(address: TileAddress, origin: string): Promise<TileJsonResult> {
+    const { city, layer, state, t } = await this.#open(address);
+    const exp = Number(address.exp);
+    const query = `exp=${address.exp as string}&sig=${address.sig as string}`;
+    const body = tileJsonBody({ city, layer, kind: address.kind, state, origin, query, ...(t !== undefined ? { timestampMs: t } : {}) });
+    const maxAgeS = Math.max(0, Math.min(TILE_MAX_AGE_S, exp - Math.ceil(this.#deps.clock.now() / 1000)));
+    return { body, maxAgeS };
+  }
+
+  /** The encoded tile at `address` (zero bytes: an empty tile). */
+  async tile(address: TileAddress, z: string, x: string, y: string): Promise<Uint8Array> {
+    const { layer, state, t } = await this.#open(address);
+    const tile = checkTile(state, z, x, y);
+    const lead = t === undefined ? 0 : leadOf(state.timesteps, t);
+    const { dataset, content_version: version } = state.info;
+    const key = `${dataset}|${version}|${layer.id}|${t ?? 'static'}|${lead}|${tile.z}/${tile.x}/${tile.y}`;
+    return this.#tiles.load(key, async () => this.#deps.renderer.render(await this.#job(layer, state, t, lead, tile)));
+  }
+
+  /** What the renderer needs for one tile: the grid and its slices, or the building arrays. */
+  async #job(layer: MapLayerDef, state: DatasetState, t: number | undefined, lead: number, at: { z: number; x: number; y: number }): Promise<TileJob> {
+    const base = { layer: layer.id, grid: { ...state.info.grid }, maxzoom: state.footprint.zooms.maxzoom, ...at };
+    if (layer.kind === 'static') return { ...base, buildings: await this.#data.buildings(state) };
+    const held = layer.fields.filter((f): f is TileField & { source: HourlyField } =>
+      f.source !== 'building_height' && state.info.fields.includes(f.source));
+    const slices = await Promise.all(held.map((f) => this.#data.slice(state, f.source, t!, lead)));
+    return { ...base, fields: held.map((f, i) => ({ name: f.name, decimals: f.decimals, values: slices[i] })) };
+  }
+
+  /** Counters of the tile and slice caches. */
+  stats(): { tiles: LruStats; slices: LruStats } {
+    return { tiles: this.#tiles.stats(), slices: this.#data.sliceStats() };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Drawing one vector tile from grid data: the pure function behind the `map-tile` compute task (it runs in a compute
+ * thread; src/map/tile-renderer.ts chooses where). Slices arrive as views of SharedArrayBuffers, so posting a job to
+ * a thread copies no grid data; the projected grid corners are computed once per grid and thread and kept.
+ */
+import type { MapLayer } from '../cities/city-types.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import { addBuildingFeatures, type BuildingArrays } from './building-features.js';
+import { addCellFeatures, type FieldSlice } from './cell-features.js';
+import { projectCorners } from './grid-projection.js';
+import { MAP_LAYERS } from './map-layers.js';
+import { encodeTile, MvtLayer } from './mvt-encoder.js';
+import { tileFrame } from './tile-frame.js';
+
+/** Everything needed to draw tile (z, x, y) of one layer. */
+export interface TileJob {
+  readonly layer: MapLayer;
+  readonly grid: GridGeometry;
+  /** The zoom at which cells are published one by one. */
+  readonly maxzoom: number;
+  readonly z: number;
+  readonly x: number;
+  readonly y: number;
+  /** Timed layers: one slice per tile field the dataset holds, in the layer's field order. */
+  readonly fields?: readonly FieldSlice[];
+  /** The buildings layer: the static arrays. */
+  readonly buildings?: BuildingArrays;
+}
+
+/** Grids whose corners are kept per thread (a service has one or two map grids). */
+const MAX_GRIDS = 4;
+const cornersByGrid = new Map<string, Float64Array>();
+
+/** The projected corners of `grid`, computed once per thread. */
+export function cornersOf(grid: GridGeometry): Float64Array {
+  const key = `${grid.crs_epsg}|${grid.resolution_m}|${grid.nx}|${grid.ny}|${grid.x0}|${grid.y0}`;
+  let corners = cornersByGrid.get(key);
+  if (corners === undefined) {
+    corners = projectCorners(grid);
+    if (cornersByGrid.size >= MAX_GRIDS) cornersByGrid.delete(cornersByGrid.keys().next().value!);
+    cornersByGrid.set(key, corners);
+  }
+  return corners;
+}
+
+/** The encoded tile (MVT 2.1, one layer); zero bytes when the tile holds no feature. */
+export function renderTile(job: TileJob): Uint8Array {
+  const def = MAP_LAYERS[job.layer];
+  const frame = tileFrame(job.grid, cornersOf(job.grid), job.z, job.x, job.y, job.maxzoom);
+  if (def.kind === 'static') {
+    if (job.buildings === undefined) throw new Error('A buildings tile needs the outdoor mask and heights.');
+    const layer = new MvtLayer(def.sourceLayer, [def.fields[0].name]);
+    addBuildingFeatures(layer, frame, job.buildings, def.fields[0].decimals);
+    return encodeTile([layer]);
+  }
+  const fields = job.fields ?? [];
+  const layer = new MvtLayer(def.sourceLayer, fields.map((f) => f.name));
+  if (fields.length > 0) addCellFeatures(layer, frame, fields);
+  return encodeTile([layer]);
+}
