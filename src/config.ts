@@ -63,6 +63,17 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Memory for complete `/historical/stats` answers replayed by the stats fast path, MiB; 0 turns it off. */
   readonly statsResponseCacheMb: number;
+  /**
+   * Secret that signs map tile URLs (at least 32 characters); undefined: one generated once and kept in
+   * `<dataDir>/tile-secret` (src/map/tile-secret.ts). Several API nodes must share one.
+   */
+  readonly tileSecret: string | undefined;
+  /** Public origin of the API (`https://api.example.org`, optionally with a path prefix) for absolute tile URLs in TileJSON; undefined: each request's own. */
+  readonly publicUrl: string | undefined;
+  /** Memory for encoded map tiles, MiB. */
+  readonly mapTileCacheMb: number;
+  /** Memory for hourly grid slices behind map tiles, MiB. */
+  readonly mapSliceCacheMb: number;
   /** Pino log level (`fatal` … `trace`, or `silent`). */
   readonly logLevel: string;
   /** Directory of the report files (`<job id>.html`, `<job id>.pdf`); default `<dataDir>/reports`. */
@@ -99,6 +110,10 @@ export const ENV_VARS = {
   requestTimeoutMs: 'SVC_REQUEST_TIMEOUT_MS',
   keepAliveTimeoutMs: 'SVC_KEEP_ALIVE_TIMEOUT_MS',
   statsResponseCacheMb: 'SVC_STATS_RESPONSE_CACHE_MB',
+  tileSecret: 'SVC_TILE_SECRET',
+  publicUrl: 'SVC_PUBLIC_URL',
+  mapTileCacheMb: 'SVC_MAP_TILE_CACHE_MB',
+  mapSliceCacheMb: 'SVC_MAP_SLICE_CACHE_MB',
   logLevel: 'SVC_LOG_LEVEL',
   reportsDir: 'SVC_REPORTS_DIR',
   reportConcurrency: 'SVC_REPORT_CONCURRENCY',
@@ -106,6 +121,9 @@ export const ENV_VARS = {
   reportMaxAttempts: 'SVC_REPORT_MAX_ATTEMPTS',
   reportPdfWaitMs: 'SVC_REPORT_PDF_WAIT_MS',
 } as const;
+
+/** Shortest accepted `SVC_TILE_SECRET`, characters (a generated secret has 43: 256 random bits in base64url). */
+export const MIN_TILE_SECRET_CHARS = 32;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -217,6 +235,13 @@ function validate(config: Config): Config {
   }
   checkInt(ENV_VARS.keepAliveTimeoutMs, config.keepAliveTimeoutMs, 1, 600_000);
   checkInt(ENV_VARS.statsResponseCacheMb, config.statsResponseCacheMb, 0, 65_536);
+  if (config.tileSecret !== undefined && (config.tileSecret.length < MIN_TILE_SECRET_CHARS || !HEADER_VALUE.test(config.tileSecret))) {
+    // The value itself is never repeated in the message: it is a secret.
+    throw new ValidationError(`Invalid configuration: ${ENV_VARS.tileSecret} must be at least ${MIN_TILE_SECRET_CHARS} printable ASCII characters.`);
+  }
+  if (config.publicUrl !== undefined) checkHttpUrl(ENV_VARS.publicUrl, config.publicUrl);
+  checkInt(ENV_VARS.mapTileCacheMb, config.mapTileCacheMb, 1, 65_536);
+  checkInt(ENV_VARS.mapSliceCacheMb, config.mapSliceCacheMb, 1, 65_536);
   if (!LOG_LEVELS.includes(config.logLevel)) fail(ENV_VARS.logLevel, `must be one of ${LOG_LEVELS.join(', ')}`, config.logLevel);
   if (config.reportsDir.trim() === '') fail(ENV_VARS.reportsDir, 'must not be empty', config.reportsDir);
   checkInt(ENV_VARS.reportConcurrency, config.reportConcurrency, 1, 64);
@@ -254,6 +279,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     requestTimeoutMs: intFrom(env, ENV_VARS.requestTimeoutMs, 30_000),
     keepAliveTimeoutMs: intFrom(env, ENV_VARS.keepAliveTimeoutMs, 72_000),
     statsResponseCacheMb: intFrom(env, ENV_VARS.statsResponseCacheMb, 32),
+    tileSecret: env[ENV_VARS.tileSecret] || undefined,
+    publicUrl: env[ENV_VARS.publicUrl]?.trim().replace(/\/+$/, '') || undefined,
+    mapTileCacheMb: intFrom(env, ENV_VARS.mapTileCacheMb, 64),
+    mapSliceCacheMb: intFrom(env, ENV_VARS.mapSliceCacheMb, 128),
     logLevel: env[ENV_VARS.logLevel]?.trim() || 'info',
     reportsDir: resolve(env[ENV_VARS.reportsDir]?.trim() || join(dataDir, 'reports')),
     reportConcurrency: intFrom(env, ENV_VARS.reportConcurrency, 2),
@@ -274,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
   return Object.freeze({
     ...config,
     docsUrl: config.docsUrl?.replace(/\/+$/, ''),
+    publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     limits: Object.freeze({ ...config.limits }),
     geocoder: Object.freeze({ ...config.geocoder }),
   });

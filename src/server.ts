@@ -23,6 +23,9 @@ import {
 import { CachedKeyLookup } from './keys/cached-key-lookup.js';
 import { SqliteKeyStore } from './keys/key-store.js';
 import type { ApiKeyRecord } from './keys/key-types.js';
+import { MapService } from './map/map-service.js';
+import { poolRenderer } from './map/tile-renderer.js';
+import { loadTileSecret } from './map/tile-secret.js';
 import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
 import { systemClock } from './services/clock.js';
 import { HistoricalService } from './services/historical-service.js';
@@ -35,6 +38,8 @@ import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './report-product.js';
 import type { Clock } from './services/clock.js';
+
+const MIB = 1024 * 1024;
 
 /** The HTTP geocoder adapters, by the API name `SVC_GEOCODER` gives. */
 const HTTP_GEOCODERS: Readonly<Record<HttpGeocoderApi, (options: HttpGeocoderOptions) => Geocoder>> = {
@@ -118,6 +123,8 @@ export interface Server {
   readonly compute: LocalCompute;
   readonly historical: HistoricalService;
   readonly modelService: ModelServiceConnection;
+  /** The map catalog and tiles (tiles drawn in the compute pool). */
+  readonly map: MapService;
   /** Damage found in the datasets (at start-up and while serving); `/health` reports it. */
   readonly damage: DamageRegistry;
   /** The reports product: jobs, files, rendering threads. */
@@ -179,8 +186,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       logger: forwardingLogger(() => log),
     });
     cleanups.push(() => reports.close());
+    const map = new MapService({
+      model: modelService.client,
+      keys: lookup,
+      clock: systemClock,
+      renderer: poolRenderer((task) => compute.runTask(task)),
+      secret: await loadTileSecret(config.tileSecret, config.dataDir),
+      sliceCacheBytes: config.mapSliceCacheMb * MIB,
+      tileCacheBytes: config.mapTileCacheMb * MIB,
+    });
     const app = await buildApp({
-      config, keys: lookup, geocoder, historical, live, clock: systemClock, damage, reports: reports.service,
+      config, keys: lookup, geocoder, historical, live, map, clock: systemClock, damage, reports: reports.service,
     });
     log = app.log;
     await checkDatasets(config.dataDir, compute, damage);
@@ -196,7 +212,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await compute.close();
       db.close();
     };
-    return { app, config, db, keys, compute, historical, modelService, damage, reports, close: () => (closing ??= shutdown()) };
+    return { app, config, db, keys, compute, historical, modelService, map, damage, reports, close: () => (closing ??= shutdown()) };
   } catch (err) {
     await undo();
     throw err;

@@ -14,6 +14,7 @@ import { systemClock, type Clock } from '../services/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
 import type { ReportService } from '../services/report-service.js';
+import type { MapService } from '../map/map-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { decimalNumbersSchemaController } from './decimal-numbers.js';
 import { DocsLocation } from './docs-location.js';
@@ -34,6 +35,7 @@ import { historicalRoutes } from './routes/historical.js';
 import { keyRoutes } from './routes/key.js';
 import { liveRoutes } from './routes/live.js';
 import { reportsRoutes } from './routes/reports.js';
+import { mapRoutes } from './routes/map.js';
 import { scalesRoutes } from './routes/scales.js';
 import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
@@ -59,6 +61,8 @@ export interface AppDeps {
   readonly live?: LiveService;
   /** Report jobs, their status and files; without it, /reports is not served. */
   readonly reports?: ReportService;
+  /** The map catalog and tiles; without it, /map… is not served. */
+  readonly map?: MapService;
   /** Defaults to the system clock. */
   readonly clock?: Clock;
   /** Defaults to a fresh in-memory limiter (one process). */
@@ -147,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });
+      if (deps.map !== undefined) await v1.register(mapRoutes, { map: deps.map, publicUrl: config.publicUrl });
       await v1.register(openApiRoute, { docs, publish });
     },
     { prefix: '/v1' },

@@ -16,6 +16,9 @@ import {
   REPORT_STATUS_EXAMPLE,
   STATS_EXAMPLE,
 } from './example-answers.js';
+import {
+  MAP_CATALOG_EXAMPLE, MAP_EXAMPLE_EXP, MAP_EXAMPLE_FORECAST_MS, MAP_EXAMPLE_LIVE_MS, MAP_EXAMPLE_SIGS, MAP_EXAMPLE_TILE, TILEJSON_EXAMPLES,
+} from './map-examples.js';
 import type { CodeSample, OpenApiDocument, OpenApiOperation, OpenApiResponse } from './reference/openapi-types.js';
 import { METHODS, needsKey } from './reference/openapi-types.js';
 
@@ -36,6 +39,19 @@ export interface OperationExamples {
 }
 
 const AT_GRAND_PLACE = { address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84675, lon: 4.35224, radius: 25 } as const;
+
+/** Path and query values of a signed map URL of the example catalog (path parameters are strings). */
+const signed = (layer: keyof typeof MAP_EXAMPLE_SIGS, timestamp?: number) => ({
+  city: 'brussels',
+  ...(layer === 'buildings' ? { static: layer } : { layer, timestamp: String(timestamp) }),
+  exp: MAP_EXAMPLE_EXP,
+  sig: MAP_EXAMPLE_SIGS[layer],
+});
+/** The detail of an upstream_error caused by damaged data, where that is the only way to get one. */
+const DAMAGED_EXAMPLE = "Dataset 'brussels_extended' is damaged: chunk utci/0/3/4 is missing. The stored data must be repaired by the operator; retrying will not help until then.";
+
+const TILE_NOT_FOUND = "No tiles at zoom '19': this tileset has zooms 12 to 16.";
+const STEP_NOT_FOUND = "'1795500000001' is not a live timestep of this map (timestamps are timestamp_ms values of the map catalog).";
 
 /** Examples by `METHOD /path` as the document names operations. */
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
@@ -94,6 +110,30 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       not_found: `The PDF of job '${REPORT_JOB_EXAMPLE_ID}' is not rendered yet: it is rendered on a status poll once the HTML is ready; poll the status until it lists the PDF.`,
       forbidden: "This API key does not include the product 'reports'.",
     },
+  'GET /v1/map/{city}': {
+    params: { city: 'brussels' },
+    send: ['city'],
+    answer: MAP_CATALOG_EXAMPLE,
+    problems: { not_found: "No city 'ghent' with a map; GET /v1/cities?product=map lists them.", upstream_error: DAMAGED_EXAMPLE },
+  },
+  'GET /v1/map/{city}/tiles/{layer}/{timestamp}.json': {
+    params: signed('thermal', MAP_EXAMPLE_LIVE_MS), send: ['exp', 'sig'], answer: TILEJSON_EXAMPLES.thermal, problems: { not_found: STEP_NOT_FOUND },
+  },
+  'GET /v1/map/{city}/tiles/{layer}/{timestamp}/{z}/{x}/{y}.mvt': {
+    params: { ...signed('thermal', MAP_EXAMPLE_LIVE_MS), ...MAP_EXAMPLE_TILE }, send: ['exp', 'sig'], problems: { not_found: TILE_NOT_FOUND },
+  },
+  'GET /v1/map/{city}/tiles/forecast/{layer}/{timestamp}.json': {
+    params: signed('air', MAP_EXAMPLE_FORECAST_MS), send: ['exp', 'sig'], answer: TILEJSON_EXAMPLES.air, problems: { not_found: STEP_NOT_FOUND.replace('live', 'forecast') },
+  },
+  'GET /v1/map/{city}/tiles/forecast/{layer}/{timestamp}/{z}/{x}/{y}.mvt': {
+    params: { ...signed('air', MAP_EXAMPLE_FORECAST_MS), ...MAP_EXAMPLE_TILE }, send: ['exp', 'sig'], problems: { not_found: TILE_NOT_FOUND },
+  },
+  'GET /v1/map/{city}/tiles/{static}.json': {
+    params: signed('buildings'), send: ['exp', 'sig'], answer: TILEJSON_EXAMPLES.buildings,
+    problems: { not_found: "The map of 'brussels' has no static layer 'thermal' (static layers: buildings)." },
+  },
+  'GET /v1/map/{city}/tiles/{static}/{z}/{x}/{y}.mvt': {
+    params: { ...signed('buildings'), ...MAP_EXAMPLE_TILE }, send: ['exp', 'sig'], problems: { not_found: TILE_NOT_FOUND },
   },
 };
 
@@ -133,9 +173,15 @@ export function exampleTarget(path: string, ex: OperationExamples): string {
   return `${filled}${query.length > 0 ? `?${query.join('&')}` : ''}`;
 }
 
-/** The curl command of the example request: a JSON body is sent with POST, a file is saved under its own name. */
+/** Whether the operation's 200 answer is a vector tile: curl then writes it to tile.mvt. */
+function tileAnswer(op: OpenApiOperation): boolean {
+  return Object.keys(op.responses['200']?.content ?? {}).includes('application/vnd.mapbox-vector-tile');
+}
+
+/** The curl command of the example request: a JSON body is sent with POST, a file is saved under its own name, a tile as tile.mvt. */
 function curlSample(method: string, path: string, op: OpenApiOperation, ex: OperationExamples): CodeSample {
   const target = exampleTarget(path, ex).replace(/^\/v1/, '$BASE_URL');
+  if (tileAnswer(op)) return { lang: 'Shell', label: 'curl', source: `curl -s -o tile.mvt \\\n  "${target}"` };
   if (!needsKey(op)) return { lang: 'Shell', label: 'curl', source: `curl -s "${target}"` };
   const lines = [`curl -s${ex.files ? ' -OJ' : ''}${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} -H "Authorization: Bearer $KEY"`];
   if (ex.body !== undefined) lines.push(`-H "Content-Type: application/json" -d '${JSON.stringify(ex.body)}'`);

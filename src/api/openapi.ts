@@ -32,6 +32,7 @@ const TAGS = [
   { name: 'realtime', description: 'Live hourly records inside covered cities that offer them.' },
   { name: 'forecast', description: 'Forecast hourly records, about 48 hours ahead, inside covered cities that offer them.' },
   { name: 'reports', description: 'Generated reports (self-contained HTML and A4 PDF, in English, French or Dutch), produced asynchronously: request, poll, download.' },
+  { name: 'map', description: 'Vector-tile map layers: a keyed catalog of signed TileJSON URLs, and keyless tiles authorised by those signatures.' },
 ];
 
 /** Registers @fastify/swagger; must be registered before any route so every route is collected. */
@@ -44,8 +45,8 @@ export const openApiPlugin: FastifyPluginAsync<OpenApiOptions> = shared(async (a
         version: options.version,
         description:
           'Street-level annual statistics of air quality, pedestrian wind comfort and thermal comfort (UTCI) for any ' +
-          'location in Belgium, live and forecast hourly records inside covered cities, public reference data and an ' +
-          'address helper. Errors are RFC 9457 problem documents whose `type` links to the error catalogue.',
+          'location in Belgium, live and forecast hourly records and vector-tile map layers inside covered cities, public ' +
+          'reference data and an address helper. Errors are RFC 9457 problem documents whose `type` links to the error catalogue.',
       },
       servers: [{ url: '/', description: 'This server' }],
       tags: TAGS,

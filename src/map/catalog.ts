@@ -65,7 +65,7 @@ function prefetchLive(data: MapData, state: DatasetState, offered: readonly MapL
     if (def.kind !== 'timed' || def.id === 'thermal') continue;
     for (const field of def.fields) {
       if (field.source === 'building_height' || !state.info.fields.includes(field.source)) continue;
-      data.slice(state, field.source, state.timesteps.live.timestamp_ms, 0).catch(() => undefined);
+      data.prefetch(state, field.source, state.timesteps.live.timestamp_ms, 0);
     }
   }
 }

@@ -55,6 +55,7 @@ export class MapData {
   readonly #footprints = new Map<string, GridFootprint>();
   readonly #slices: ByteLru<Float32Array>;
   readonly #buildings = new Map<string, Promise<BuildingArrays>>();
+  readonly #background = new Set<Promise<unknown>>();
 
   constructor(options: MapDataOptions) {
     this.#options = options;
@@ -109,6 +110,18 @@ export class MapData {
     const { dataset, content_version: version } = state.info;
     const key = `${dataset}|${version}|${field}|${timestampMs}|${leadH}`;
     return this.#slices.load(key, async () => fitting(state, (await this.#options.model.slice(dataset, timestampMs, field)).values));
+  }
+
+  /** Starts loading a slice nobody waits for yet; a failure is left to whoever asks for it next. */
+  prefetch(state: DatasetState, field: HourlyField, timestampMs: number, leadH: number): void {
+    const loading = this.slice(state, field, timestampMs, leadH).catch(() => undefined);
+    this.#background.add(loading);
+    void loading.finally(() => this.#background.delete(loading));
+  }
+
+  /** Resolves once every prefetch started so far has settled (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.#background.size > 0) await Promise.allSettled([...this.#background]);
   }
 
   /** The outdoor mask and building heights of the dataset's current version. */

@@ -157,6 +157,11 @@ export class MapService {
     return { ...base, fields: held.map((f, i) => ({ name: f.name, decimals: f.decimals, values: slices[i] })) };
   }
 
+  /** Resolves once the slices the catalog asked for in the background have arrived (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.#data.settled();
+  }
+
   /** Counters of the tile and slice caches. */
   stats(): { tiles: LruStats; slices: LruStats } {
     return { tiles: this.#tiles.stats(), slices: this.#data.sliceStats() };

@@ -1,12 +1,13 @@
 /**
- * The application with live data wired in, over real sockets: the API talks HTTP to a model service that is either
+ * The application with live data and the map wired in, over real sockets: the API talks HTTP to a model service that is either
  * the real stand-in (synthetic Grand-Place block, its clock tied to the test's manual clock, requests counted) or a
  * fault-injection server given by the test. The deadline timer runs on the manual clock, so a slow upstream times out
- * exactly when the test advances time; retry back-off waits fire at once.
+ * exactly when the test advances time; retry back-off waits fire at once. Map tiles are drawn in the test's thread and
+ * URLs signed with TEST_TILE_SECRET.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type ConfigOverrides } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
 import type { KeySpec } from '../../src/keys/key-types.js';
@@ -16,6 +17,8 @@ import { listenModelService, modelServiceHandler, type RunningModelService } fro
 import { openDatasets } from '../../src/store/data-dir.js';
 import { HistoricalService } from '../../src/services/historical-service.js';
 import { LiveService } from '../../src/services/live-service.js';
+import { MapService } from '../../src/map/map-service.js';
+import { inProcessRenderer } from '../../src/map/tile-renderer.js';
 import { SqliteStatsCache } from '../../src/services/stats-cache.js';
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/upstream-client.js';
 import type { UpstreamClock } from '../../src/upstream/upstream-types.js';
@@ -27,6 +30,9 @@ import { inProcessReports, type InProcessReports } from './support/reports-harne
 
 /** 2025-07-15T12:30:00Z: the live hour is 12:00 UTC, 14:00 local. */
 export const LIVE_T0 = Date.parse('2025-07-15T12:30:00Z');
+
+/** The URL-signing secret of the harness. */
+export const TEST_TILE_SECRET = Buffer.from('the tile secret of the live and map tests, 48 chars');
 
 /** Deadline of model-service calls in these tests. */
 export const MODEL_TIMEOUT_MS = 10_000;
@@ -67,14 +73,16 @@ export interface LiveHarness {
   readonly db: Database;
   /** The reports product over test doubles (test/api/support/reports-harness.ts); its runner is started. */
   readonly reports: InProcessReports;
+  readonly keys: SqliteKeyStore;
+  readonly map: MapService;
   /** Issues a key (defaults: secret, every scope, a rate limit no test reaches). */
   issue(spec?: Partial<KeySpec>): string;
   close(): Promise<void>;
 }
 
 /** Builds the app over the model service at `modelUrl`, sharing `clock` (the test's manual clock). */
-export async function liveHarness(modelUrl: string, clock: ManualClock, failureThreshold = 5): Promise<LiveHarness> {
-  const config = loadConfig({}, { logLevel: 'silent', dbFile: ':memory:', modelServiceUrl: modelUrl, modelServiceTimeoutMs: MODEL_TIMEOUT_MS });
+export async function liveHarness(modelUrl: string, clock: ManualClock, failureThreshold = 5, overrides: ConfigOverrides = {}): Promise<LiveHarness> {
+  const config = loadConfig({}, { logLevel: 'silent', dbFile: ':memory:', modelServiceUrl: modelUrl, modelServiceTimeoutMs: MODEL_TIMEOUT_MS, ...overrides });
   const db = openDatabase(':memory:');
   const keys = new SqliteKeyStore(db);
   const compute = new FakeCompute();
@@ -89,9 +97,13 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
   const upstream = createUpstreamClient({
     name: 'model service', baseUrl: config.modelServiceUrl!, timeoutMs: config.modelServiceTimeoutMs, clock: upstreamClock, failureThreshold,
   });
-  const live = new LiveService({ model: createModelServiceClient(upstream), geocoder, clock });
+  const model = createModelServiceClient(upstream);
+  const live = new LiveService({ model, geocoder, clock });
   const reports = await inProcessReports({ db, clock, geocoder, config });
-  const app = await buildApp({ config, keys, geocoder, historical, live, clock, reports: reports.service });
+  const map = new MapService({
+    model, keys, clock, renderer: inProcessRenderer, secret: TEST_TILE_SECRET, sliceCacheBytes: 64 * 1024 * 1024, tileCacheBytes: 16 * 1024 * 1024,
+  });
+  const app = await buildApp({ config, keys, geocoder, historical, live, map, clock, reports: reports.service });
   await app.ready();
   reports.runner.start();
   return {
@@ -100,6 +112,8 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
     upstream,
     db,
     reports,
+    keys,
+    map,
     issue: (spec = {}) => keys.create({ type: 'sk', label: 'live test', ratePerMin: 1_000_000, ...spec }, new Date(clock.now())).key,
     close: async () => {
       await app.close();

@@ -1,7 +1,9 @@
 /**
  * The published OpenAPI document carries an example for everything a reader needs: each parameter's value, a curl
- * request per operation, the 200 answer and every problem status. Examples are checked against the document's own
- * schemas, and every example request is sent to the service, which must answer it with 200.
+ * request per operation, the 200 answer and every problem status (bodiless answers and binary tiles have none).
+ * Examples are checked against the document's own schemas, and every example request is sent to the service, which
+ * must answer it with 200; signed map URLs are taken from a catalog of the running service instead, since the
+ * example's signature belongs to another server.
  */
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,9 @@ import { exampleTarget, OPERATION_EXAMPLES } from '../../src/api/openapi-example
 import { operations, type JsonSchema, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
 import { ManualClock } from '../services/support/manual-clock.js';
 import { LIVE_T0, liveHarness, startRealModelService, type LiveHarness, type RealModelService } from './live-harness.js';
+import { gridFootprint } from '../../src/map/grid-projection.js';
+import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
+import { SYNTH_SPEC } from '../model-service/synthetic-city.js';
 
 let model: RealModelService;
 let h: LiveHarness;
@@ -42,8 +47,9 @@ describe('examples in the OpenAPI document', () => {
       const [sample] = op['x-codeSamples'] ?? [];
       expect(sample?.source, path).toMatch(/^curl -s /);
       for (const [status, response] of Object.entries(op.responses)) {
-        if (status === '304') continue; // no body
         const [media] = Object.values(response.content ?? {});
+        if (media === undefined) continue; // no body: 204, 304
+        if (media.schema?.format === 'binary') continue; // a vector tile
         expect(media?.example, `${path} ${status}`).toBeDefined();
       }
     }
@@ -74,13 +80,33 @@ describe('examples in the OpenAPI document', () => {
   it('send requests the service answers with success (the reports examples on a job the example POST creates)', async () => {
     const key = h.issue();
     let jobId: string | undefined;
+    const catalog = (await h.app.inject({ url: '/v1/map/brussels', headers: { authorization: `Bearer ${key}` } })).json();
+    /** The same request with this server's signature: the catalog's TileJSON URL, or the first tile of its template with data. */
+    const signedTarget = async (target: string): Promise<string> => {
+      const forecast = target.includes('/tiles/forecast/');
+      const layer = /\/tiles\/(?:forecast\/)?([a-z]+)/.exec(target)![1]!;
+      const tilejson: string = layer === 'buildings' ? catalog.static.buildings.tilejson
+        : (forecast ? catalog.forecast[2] : catalog.live).layers[layer].tilejson;
+      if (!target.includes('.mvt')) return tilejson;
+      const template: string = (await h.app.inject({ url: tilejson })).json().tiles[0];
+      const range = tilesCovering(gridFootprint(SYNTH_SPEC.grid).box, 16);
+      for (let x = range.x0; x <= range.x1; x++) {
+        for (let y = range.y0; y <= range.y1; y++) {
+          const url = new URL(template.replace('{z}', '16').replace('{x}', String(x)).replace('{y}', String(y)));
+          if ((await h.app.inject({ url: `${url.pathname}${url.search}` })).statusCode === 200) return `${url.pathname}${url.search}`;
+        }
+      }
+      throw new Error(`No tile with data for ${target}`);
+    };
     for (const { path, method, op } of operations(doc)) {
       const ex = OPERATION_EXAMPLES[`${method.toUpperCase()} ${path}`]!;
       const keyed = op.security?.every((s) => Object.keys(s).length > 0) ?? false;
+      const signed = op.parameters?.some((p) => p.name === 'sig') ?? false;
       const target = exampleTarget(path, ex);
+      const url = signed ? await signedTarget(target) : jobId === undefined ? target : target.replace(REPORT_JOB_EXAMPLE_ID, jobId);
       const res = await h.app.inject({
         method: method.toUpperCase() as 'GET' | 'POST',
-        url: jobId === undefined ? target : target.replace(REPORT_JOB_EXAMPLE_ID, jobId),
+        url,
         headers: { ...(keyed ? { authorization: `Bearer ${key}` } : {}), ...(ex.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(ex.body !== undefined ? { payload: JSON.stringify(ex.body) } : {}),
       });

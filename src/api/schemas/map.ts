@@ -1,0 +1,90 @@
+/**
+ * Schemas of the map product (spec: Map catalog, Map layers and tile fields, Tile endpoints): the catalog, TileJSON,
+ * the tile paths and their signed query. Bodies are assembled as JSON text by src/map/, so the 200 schemas document
+ * the shape rather than serialise it. Path parameters and `exp`/`sig` are plain strings here: the service checks them
+ * in its own order (404 for the city and layer, then 401 for the signature, then 404 for the rest), so no schema
+ * rule may answer 400 first.
+ */
+import { Type } from 'typebox';
+import { CityRefSchema } from './common.js';
+
+const signedUrl = (what: string) =>
+  Type.String({ pattern: '^/v1/map/', description: `Root-relative URL of the TileJSON of ${what}, signed with exp and sig for the presented key.` });
+
+/** `{min, max}` the relative UTCI scale maps onto at one timestep. */
+const RangeSchema = Type.Object(
+  {
+    min: Type.Number({ description: '2nd percentile of the hour\'s UTCI over every cell with a value, rounded down to 0.1 °C.' }),
+    max: Type.Number({ description: '98th percentile, rounded up to 0.1 °C; max − min is at least 1 °C.' }),
+  },
+  { description: 'Range of the relative scale thermal-utci-relative at this timestep.' },
+);
+
+const LayerEntry = (what: string) => Type.Object({ tilejson: signedUrl(what) });
+
+/** The layers of one timestep; a layer is absent when it has no data there or lies outside the key's metric scope. */
+const TimestepSchema = Type.Object({
+  timestamp: Type.String({ format: 'date-time', description: 'Start of the hour, ISO 8601 UTC.' }),
+  timestamp_ms: Type.Integer({ description: 'The same instant, epoch milliseconds: the {timestamp} of tile paths.' }),
+  layers: Type.Object({
+    thermal: Type.Optional(Type.Object({ tilejson: signedUrl('the thermal layer (source layer UTCI)'), range: Type.Optional(RangeSchema) })),
+    wind: Type.Optional(LayerEntry('the wind layer (fields Ucomfort, Ugust)')),
+    air: Type.Optional(LayerEntry('the air layer (fields C, C_PM25, C_PM10)')),
+  }),
+});
+
+/** `GET /v1/map/{city}` 200. */
+export const MapCatalogSchema = Type.Object({
+  city: CityRefSchema,
+  meta: Type.Object({
+    crs: Type.Literal('EPSG:3857'),
+    tile_format: Type.Literal('mvt', { description: 'Mapbox Vector Tiles 2.1, extent 4096.' }),
+    generated_utc: Type.String({ format: 'date-time', description: 'When the catalog was assembled (it is served for catalog_ttl_s).' }),
+    catalog_ttl_s: Type.Integer({ description: 'Server-side cache lifetime of the catalog, seconds.' }),
+    url_expires_utc: Type.String({ format: 'date-time', description: 'When every signed URL of this answer stops working: at least an hour ahead, rounded up to the hour.' }),
+    resolution_m: Type.Optional(Type.Number({ description: 'Grid resolution of the model, metres.' })),
+  }),
+  static: Type.Object({ buildings: Type.Optional(LayerEntry('the building footprints (field Height)')) }, { description: 'Layers without a time dimension.' }),
+  live: { ...TimestepSchema, description: 'The most recent observed hour; replaced hourly, a few minutes past the hour.' },
+  forecast: Type.Array(TimestepSchema, { description: 'Upcoming timesteps in time order; spacing is irregular (hourly, then 3-hourly).' }),
+});
+
+/** TileJSON 3.0.0 of one tileset. */
+export const TileJsonSchema = Type.Object({
+  tilejson: Type.Literal('3.0.0'),
+  name: Type.String(),
+  description: Type.String(),
+  version: Type.String(),
+  attribution: Type.String(),
+  scheme: Type.Literal('xyz'),
+  tiles: Type.Array(Type.String({ description: 'Absolute tile URL template carrying the same exp and sig.' }), { minItems: 1, maxItems: 1 }),
+  minzoom: Type.Integer(),
+  maxzoom: Type.Integer({ description: 'Cells are published one by one from this zoom; clients overzoom beyond it.' }),
+  bounds: Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[west, south, east, north] of the grid, degrees.' }),
+  center: Type.Array(Type.Number(), { minItems: 3, maxItems: 3 }),
+  vector_layers: Type.Array(Type.Object({
+    id: Type.String({ description: 'Source-layer name: UTCI, wind, air or buildings.' }),
+    description: Type.String(),
+    minzoom: Type.Integer(),
+    maxzoom: Type.Integer(),
+    fields: Type.Record(Type.String(), Type.String(), { description: 'Property name → label (unit): meaning.' }),
+  })),
+});
+
+/** `exp` and `sig` as the catalog stamps them. */
+export const SignedQuerySchema = Type.Object({
+  exp: Type.String({ description: 'Expiry of the URL, epoch seconds (from the catalog).' }),
+  sig: Type.String({ description: 'Signature of the URL (from the catalog).' }),
+});
+
+const param = (description: string) => Type.String({ description });
+const CITY = param('City id with a map, e.g. brussels.');
+const TIMED = param('thermal, wind or air.');
+const TIMESTAMP = param('timestamp_ms of a live or forecast timestep of the catalog.');
+const ZXY = { z: param('Zoom, within the TileJSON minzoom … maxzoom.'), x: param('Tile column (XYZ scheme).'), y: param('Tile row (XYZ scheme, 0 at the north).') };
+
+/** Path parameters of each tile path. */
+export const TIMED_JSON_PARAMS = Type.Object({ city: CITY, layer: TIMED, timestamp: TIMESTAMP });
+export const TIMED_TILE_PARAMS = Type.Object({ city: CITY, layer: TIMED, timestamp: TIMESTAMP, ...ZXY });
+export const STATIC_JSON_PARAMS = Type.Object({ city: CITY, static: param('buildings.') });
+export const STATIC_TILE_PARAMS = Type.Object({ city: CITY, static: param('buildings.'), ...ZXY });
