@@ -25,6 +25,10 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 72_000,
+      tileSecret: undefined,
+      publicUrl: undefined,
+      mapTileCacheMb: 64,
+      mapSliceCacheMb: 128,
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
@@ -41,6 +45,8 @@ describe('loadConfig', () => {
       SVC_GEOCODER: 'https://geo.example/v1', SVC_GEOCODER_TIMEOUT_MS: '1500', SVC_MODEL_SERVICE_URL: 'http://127.0.0.1:7000',
       SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn', SVC_STATS_RESPONSE_CACHE_MB: '0',
       SVC_HEADERS_TIMEOUT_MS: '2000', SVC_REQUEST_TIMEOUT_MS: '5000', SVC_KEEP_ALIVE_TIMEOUT_MS: '4000',
+      SVC_TILE_SECRET: 'a secret of forty characters, give or take', SVC_PUBLIC_URL: 'https://maps.example.be/api/',
+      SVC_MAP_TILE_CACHE_MB: '16', SVC_MAP_SLICE_CACHE_MB: '32',
     });
     expect(config).toMatchObject({
       port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
@@ -49,7 +55,21 @@ describe('loadConfig', () => {
       modelServiceUrl: 'http://127.0.0.1:7000',
       computeThreads: 3, logLevel: 'warn', statsResponseCacheMb: 0,
       headersTimeoutMs: 2000, requestTimeoutMs: 5000, keepAliveTimeoutMs: 4000,
+      tileSecret: 'a secret of forty characters, give or take', publicUrl: 'https://maps.example.be/api', mapTileCacheMb: 16, mapSliceCacheMb: 32,
     });
+  });
+
+  it('never repeats the tile secret in an error', () => {
+    const err = (() => {
+      try {
+        loadConfig({ SVC_TILE_SECRET: 'too-short-secret' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err!.message).toContain('SVC_TILE_SECRET');
+    expect(err!.message).not.toContain('too-short-secret');
   });
 
   it('selects the HTTP geocoder API by prefix: svc (or a bare URL), nominatim, photon', () => {
@@ -115,6 +135,12 @@ describe('loadConfig', () => {
     [{ SVC_HEADERS_TIMEOUT_MS: '0' }, 'SVC_HEADERS_TIMEOUT_MS'],
     [{ SVC_REQUEST_TIMEOUT_MS: '0' }, 'SVC_REQUEST_TIMEOUT_MS'],
     [{ SVC_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'SVC_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ SVC_TILE_SECRET: 'x'.repeat(31) }, 'SVC_TILE_SECRET'],
+    [{ SVC_TILE_SECRET: `${'x'.repeat(31)}\u00e9` }, 'SVC_TILE_SECRET'],
+    [{ SVC_PUBLIC_URL: 'maps.example.be' }, 'SVC_PUBLIC_URL'],
+    [{ SVC_PUBLIC_URL: 'https://maps.example.be/?a=1' }, 'SVC_PUBLIC_URL'],
+    [{ SVC_MAP_TILE_CACHE_MB: '0' }, 'SVC_MAP_TILE_CACHE_MB'],
+    [{ SVC_MAP_SLICE_CACHE_MB: 'lots' }, 'SVC_MAP_SLICE_CACHE_MB'],
     [{ SVC_HEADERS_TIMEOUT_MS: '20000', SVC_REQUEST_TIMEOUT_MS: '10000' }, 'SVC_HEADERS_TIMEOUT_MS'],
     [{ SVC_REPORT_CONCURRENCY: '0' }, 'SVC_REPORT_CONCURRENCY'],
     [{ SVC_REPORT_RENDER_THREADS: '65' }, 'SVC_REPORT_RENDER_THREADS'],

@@ -45,6 +45,19 @@ describe('CachedKeyLookup', () => {
     expect(lookups()).toBe(2);
   });
 
+  it('remembers look-ups by id for the same time, and sees changes after it', () => {
+    const { store, cached, clock, lookups } = setup();
+    const { record } = store.create({ type: 'sk', label: 'tiles' }, NOW);
+    for (let i = 0; i < 5; i++) expect(cached.findById(record.id)?.active).toBe(true);
+    expect(lookups()).toBe(1);
+    store.deactivate(record.id, NOW);
+    clock.ms += KEY_CACHE_TTL_MS;
+    expect(cached.findById(record.id)?.active).toBe(false);
+    expect(cached.findById(record.id + 1)).toBeUndefined();
+    expect(cached.findById(record.id + 1)).toBeUndefined();
+    expect(lookups()).toBe(4);
+  });
+
   it('never caches unknown keys, so a key issued a moment ago works at once', () => {
     const { store, cached, lookups } = setup();
     const unknown = `svc_sk_${'A'.repeat(32)}`;

@@ -26,6 +26,13 @@ describe('SqliteKeyStore', () => {
     expect(keys.findByKey('svc_sk_short')).toBeUndefined();
   });
 
+  it('finds a key by id, and nothing for an unknown or malformed id', () => {
+    const { keys } = store();
+    const { record } = keys.create({ type: 'sk', label: 'back end' }, NOW);
+    expect(keys.findById(record.id)).toEqual(record);
+    for (const id of [record.id + 1, 0, -1, 1.5, Number.NaN]) expect(keys.findById(id)).toBeUndefined();
+  });
+
   it('stores only the hash of a key', () => {
     const { db, keys } = store();
     const { key } = keys.create({ type: 'sk', label: 'x' }, NOW);

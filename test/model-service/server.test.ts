@@ -65,8 +65,26 @@ describe('model service HTTP contract', () => {
     expect(bytes.getFloat32(0, true)).toBeGreaterThan(0);
   });
 
+  it('serves the static arrays: the outdoor mask as bytes, building heights as little-endian float32', async () => {
+    const mask = await get('/datasets/brussels_extended/static/outdoor');
+    expect(mask.status).toBe(200);
+    expect(mask.headers.get('x-array-dtype')).toBe('uint8');
+    expect([mask.headers.get('x-grid-nx'), mask.headers.get('x-grid-ny')]).toEqual(['20', '20']);
+    const bytes = new Uint8Array(await mask.arrayBuffer());
+    expect(bytes).toHaveLength(400);
+    expect([bytes[5 * 20 + 5], bytes[0]]).toEqual([0, 1]);
+    const heights = await get('/datasets/brussels_extended/static/building_height');
+    expect(heights.headers.get('x-array-dtype')).toBe('float32');
+    const view = new DataView(await heights.arrayBuffer());
+    expect(view.byteLength).toBe(400 * 4);
+    expect([view.getFloat32((5 * 20 + 5) * 4, true), view.getFloat32(0, true)]).toEqual([20, 0]);
+  });
+
   it.each([
     ['/nope', 404, 'not_found'],
+    ['/datasets/brussels_extended/static/utci', 404, 'not_found'],
+    ['/datasets/brussels_extended/static', 404, 'not_found'],
+    ['/datasets/no_such_dataset/static/outdoor', 404, 'not_found'],
     ['/datasets/no_such_dataset', 404, 'not_found'],
     ['/datasets/brussels_extended/other', 404, 'not_found'],
     ['/datasets/brussels_extended/live', 400, 'validation_error'],
@@ -111,6 +129,22 @@ describe('model service client', () => {
     const forecast = await client().forecast('brussels_extended', { lat, lon, radius: 12 });
     expect(forecast.records[0].lead_h).toBe(1);
     expect((await client().timesteps('brussels_extended')).forecast).toHaveLength(32);
+  });
+
+  it('reads the dataset description, slices and static arrays into shared memory', async () => {
+    const info = await client().datasetInfo('brussels_extended');
+    expect(info.grid).toEqual({ crs_epsg: 31370, nx: 20, ny: 20, x0: 148725, y0: 170795, resolution_m: 10 });
+    const slice = await client().slice('brussels_extended', Date.parse('2025-07-15T12:00:00Z'), 'utci');
+    expect([slice.nx, slice.ny, slice.values.length]).toEqual([20, 20, 400]);
+    expect(slice.values.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(slice.values[5 * 20 + 5]).toBeNaN();
+    const direct = new DataView(await (await get(`/datasets/brussels_extended/slices/${Date.parse('2025-07-15T12:00:00Z')}/utci`)).arrayBuffer());
+    expect(slice.values[7]).toBe(direct.getFloat32(7 * 4, true));
+    const mask = await client().outdoorMask('brussels_extended');
+    expect(mask.values.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect([mask.values[0], mask.values[5 * 20 + 5]]).toEqual([1, 0]);
+    expect((await client().buildingHeights('brussels_extended')).values[5 * 20 + 5]).toBe(20);
+    await expect(client().slice('brussels_extended', 1, 'utci')).rejects.toBeInstanceOf(UpstreamError);
   });
 
   it('passes a radius without outdoor cells through as outside_coverage, and other refusals as upstream errors', async () => {
