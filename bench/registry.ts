@@ -26,4 +26,5 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   kernels: () => import('./kernels.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
+  tiles: () => import('./tiles.js'),
 };

@@ -3,7 +3,7 @@
  * and shared infrastructure (request id, problem documents, auth and rate limits, CORS, OpenAPI). Dependencies are
  * passed in, so the same factory serves `svc serve` and the tests.
  */
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, RequestListener } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
@@ -39,11 +39,14 @@ import { mapRoutes } from './routes/map.js';
 import { scalesRoutes } from './routes/scales.js';
 import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
+import { TileFastPath } from './tile-fast-path.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Counters of the stats fast path (src/api/stats-fast-path.ts); zeros when it is off. */
     statsFastPath(): FastPathStats;
+    /** Counters of the tile fast path (src/api/tile-fast-path.ts); zeros when it is off. */
+    tileFastPath(): FastPathStats;
     /** Where the documentation lives (problem types, OpenAPI, the banner); resolved once the server listens. */
     readonly docs: DocsLocation;
   }
@@ -63,6 +66,8 @@ export interface AppDeps {
   readonly reports?: ReportService;
   /** The map catalog and tiles; without it, /map… is not served. */
   readonly map?: MapService;
+  /** Answer drawn tiles before routing (src/api/tile-fast-path.ts); default true. Tests turn it off to compare. */
+  readonly tileFastPath?: boolean;
   /** Defaults to the system clock. */
   readonly clock?: Clock;
   /** Defaults to a fresh in-memory limiter (one process). */
@@ -86,10 +91,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
   const answers = config.statsResponseCacheMb > 0 ? new StatsResponseCache(config.statsResponseCacheMb * MIB) : undefined;
   const fastPath = answers && new StatsFastPath({ answers, keys: deps.keys, limiter, clock, limits: config.limits });
+  // Drawn map tiles, answered before routing too.
+  const tileFastPath = deps.map !== undefined && deps.tileFastPath !== false ? new TileFastPath(deps.map) : undefined;
+  const fastPaths = [fastPath, tileFastPath].filter((p) => p !== undefined);
   const timeouts = { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs, keepAliveMs: config.keepAliveTimeoutMs };
   const app = Fastify({
-    // One server factory with or without the fast path: the same time-outs and raw answers either way.
-    serverFactory: httpServerFactory(timeouts, fastPath && ((next) => (req, res) => fastPath.handle(req, res, next))),
+    // One server factory with or without the fast paths: the same time-outs and raw answers either way. Each path
+    // hands what it does not answer to the next, the last to the application.
+    serverFactory: httpServerFactory(timeouts, fastPaths.length === 0 ? undefined : (next) =>
+      fastPaths.reduceRight<RequestListener>((rest, path) => (req, res) => path.handle(req, res, rest), next)),
     logger:
       config.logLevel === 'silent'
         ? false
@@ -120,11 +130,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', (done) => {
     closing = true;
     fastPath?.close();
+    tileFastPath?.close();
     done();
   });
   fastPath?.attachLogger(app.log);
+  tileFastPath?.attachLogger(app.log);
   deps.damage?.attachLogger(app.log);
   app.decorate('statsFastPath', () => fastPath?.stats() ?? { served: 0, passed: 0 });
+  app.decorate('tileFastPath', () => tileFastPath?.stats() ?? { served: 0, passed: 0 });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     done(null, payload);

@@ -110,6 +110,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       not_found: `The PDF of job '${REPORT_JOB_EXAMPLE_ID}' is not rendered yet: it is rendered on a status poll once the HTML is ready; poll the status until it lists the PDF.`,
       forbidden: "This API key does not include the product 'reports'.",
     },
+  },
   'GET /v1/map/{city}': {
     params: { city: 'brussels' },
     send: ['city'],

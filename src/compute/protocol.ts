@@ -54,7 +54,7 @@ export interface SurroundingsTask {
   readonly request: StatsRequest;
 }
 
-/** Draws one vector tile (src/map/tile-render.ts); replies with its bytes (zero bytes: empty tile). */
+/** Draws one vector tile (src/map/tile-render.ts); replies with its bytes, raw and gzipped (zero bytes: empty tile). */
 export interface MapTileTask {
   readonly kind: 'map-tile';
   readonly job: TileJob;

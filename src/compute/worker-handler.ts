@@ -3,7 +3,7 @@
  * returned as data (`ComputeReply`), never thrown across the thread boundary.
  */
 import { errorToData, ValidationError } from '../errors.js';
-import { renderTile } from '../map/tile-render.js';
+import { renderEncodedTile } from '../map/tile-render.js';
 import { thermalRange } from '../map/thermal-range.js';
 import { computeDataset, referenceOptions } from './dataset-cache.js';
 import { accumulateSelections } from './kernel-run.js';
@@ -50,7 +50,7 @@ async function run(task: ComputeTask): Promise<unknown> {
     case 'surroundings':
       return computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request);
     case 'map-tile':
-      return renderTile(task.job);
+      return renderEncodedTile(task.job);
     case 'map-range':
       return thermalRange(task.values) ?? null;
     case 'fault': {

@@ -78,6 +78,12 @@ export class MapData {
     }
   }
 
+  /** The state of `dataset` if one is cached and still fresh at `nowMs` (never fetches). */
+  freshState(dataset: string, nowMs: number): DatasetState | undefined {
+    const cached = this.#states.get(dataset);
+    return cached !== undefined && nowMs < cached.fetchedMs + this.#options.ttlMs ? cached : undefined;
+  }
+
   #fetch(dataset: string): Promise<DatasetState> {
     let running = this.#fetching.get(dataset);
     if (running === undefined) {

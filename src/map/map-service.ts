@@ -21,9 +21,10 @@ import { MapData, type DatasetState } from './map-data.js';
 import type { MapLayerDef, TileField } from './map-layers.js';
 import { ForecastMemory, leadOf } from './map-timeline.js';
 import { authorise, checkStep, checkTile, resolveLayer, type TileAddress } from './tile-access.js';
-import type { TileJob } from './tile-render.js';
+import type { EncodedTile, TileJob } from './tile-render.js';
 import type { TileRenderer } from './tile-renderer.js';
 import { tileJsonBody } from './tilejson.js';
+import { VerifiedSignatures } from './url-signing.js';
 
 /** What the service needs. */
 export interface MapServiceDeps {
@@ -60,19 +61,26 @@ function upstreamFailure(err: unknown): boolean {
   return err instanceof UpstreamError || err instanceof UpstreamTimeoutError || err instanceof DamagedDataError;
 }
 
+/** The cache key of a tile: what makes its bytes differ (dataset version, layer, hour and lead, address). */
+function tileKey(state: DatasetState, layer: MapLayerDef, t: number | undefined, lead: number, at: { z: number; x: number; y: number }): string {
+  return `${state.info.dataset}|${state.info.content_version}|${layer.id}|${t ?? 'static'}|${lead}|${at.z}/${at.x}/${at.y}`;
+}
+
 /** Serves the map product; one instance per process. */
 export class MapService {
   readonly #deps: MapServiceDeps;
   readonly #data: MapData;
-  readonly #tiles: ByteLru<Uint8Array>;
+  readonly #tiles: ByteLru<EncodedTile>;
   readonly #forecasts = new ForecastMemory();
   readonly #skeletons = new Map<string, { readonly skeleton: CatalogSkeleton; readonly assembledMs: number }>();
   readonly #assembling = new Map<string, Promise<CatalogSkeleton>>();
+  readonly #signatures: { readonly secret: Uint8Array; readonly verified: VerifiedSignatures };
 
   constructor(deps: MapServiceDeps) {
     this.#deps = deps;
     this.#data = new MapData({ model: deps.model, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, sliceCacheBytes: deps.sliceCacheBytes });
-    this.#tiles = new ByteLru(deps.tileCacheBytes, (tile) => tile.byteLength + ENTRY_OVERHEAD);
+    this.#signatures = { secret: deps.secret, verified: new VerifiedSignatures() };
+    this.#tiles = new ByteLru(deps.tileCacheBytes, (tile) => tile.raw.byteLength + (tile.gzip?.byteLength ?? 0) + ENTRY_OVERHEAD);
   }
 
   /** The catalog of `cityId` for `key`. */
@@ -122,7 +130,7 @@ export class MapService {
   async #open(address: TileAddress): Promise<{ city: CityConfig; layer: MapLayerDef; state: DatasetState; t: number | undefined }> {
     const { city, layer } = resolveLayer(address);
     const now = this.#deps.clock.now();
-    authorise(this.#deps.secret, this.#deps.keys, city, layer, address.exp, address.sig, now);
+    authorise(this.#signatures, this.#deps.keys, city, layer, address.exp, address.sig, now);
     const { state } = await this.#data.state(city.dataset, true);
     return { city, layer, state, t: checkStep(address, layer, state, this.#forecasts, now) };
   }
@@ -137,14 +145,32 @@ export class MapService {
     return { body, maxAgeS };
   }
 
-  /** The encoded tile at `address` (zero bytes: an empty tile). */
-  async tile(address: TileAddress, z: string, x: string, y: string): Promise<Uint8Array> {
+  /** The encoded tile at `address`, raw and gzipped (zero bytes: an empty tile). */
+  async tile(address: TileAddress, z: string, x: string, y: string): Promise<EncodedTile> {
     const { layer, state, t } = await this.#open(address);
     const tile = checkTile(state, z, x, y);
     const lead = t === undefined ? 0 : leadOf(state.timesteps, t);
-    const { dataset, content_version: version } = state.info;
-    const key = `${dataset}|${version}|${layer.id}|${t ?? 'static'}|${lead}|${tile.z}/${tile.x}/${tile.y}`;
-    return this.#tiles.load(key, async () => this.#deps.renderer.render(await this.#job(layer, state, t, lead, tile)));
+    return this.#tiles.load(tileKey(state, layer, t, lead, tile), async () => this.#deps.renderer.render(await this.#job(layer, state, t, lead, tile)));
+  }
+
+  /**
+   * The tile at `address` when memory alone decides that `tile` would answer it: every check passes on cached data
+   * (a signature already found genuine, the key's cached record, a fresh dataset state) and the tile is drawn. Any
+   * other case, errors included, is undefined: the caller then goes the full way, which answers it with its reasons.
+   */
+  peekTile(address: TileAddress, z: string, x: string, y: string): EncodedTile | undefined {
+    try {
+      const { city, layer } = resolveLayer(address);
+      const now = this.#deps.clock.now();
+      authorise(this.#signatures, this.#deps.keys, city, layer, address.exp, address.sig, now);
+      const state = this.#data.freshState(city.dataset, now);
+      if (state === undefined) return undefined;
+      const t = checkStep(address, layer, state, this.#forecasts, now);
+      const tile = checkTile(state, z, x, y);
+      return this.#tiles.get(tileKey(state, layer, t, t === undefined ? 0 : leadOf(state.timesteps, t), tile));
+    } catch {
+      return undefined;
+    }
   }
 
   /** What the renderer needs for one tile: the grid and its slices, or the building arrays. */

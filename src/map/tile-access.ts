@@ -20,7 +20,7 @@ import { keySeesLayer } from './catalog.js';
 import type { DatasetState } from './map-data.js';
 import { layerHasData, mapLayer, type MapLayerDef } from './map-layers.js';
 import { isLiveStep, type ForecastMemory } from './map-timeline.js';
-import { checkSignature } from './url-signing.js';
+import type { VerifiedSignatures } from './url-signing.js';
 import { inRange, tilesCovering } from './web-mercator-tiles.js';
 
 /** Which tileset a path names. */
@@ -63,9 +63,10 @@ export function resolveLayer(address: TileAddress): { city: CityConfig; layer: M
 
 /** Steps 2 and 3: the signature, then the key it was made for. Returns the key. */
 export function authorise(
-  secret: Uint8Array, keys: KeyLookup, city: CityConfig, layer: MapLayerDef, exp: unknown, sig: unknown, nowMs: number,
+  signatures: { readonly secret: Uint8Array; readonly verified: VerifiedSignatures },
+  keys: KeyLookup, city: CityConfig, layer: MapLayerDef, exp: unknown, sig: unknown, nowMs: number,
 ): ApiKeyRecord {
-  const check = checkSignature(secret, city.id, layer.id, exp, sig, nowMs);
+  const check = signatures.verified.check(signatures.secret, city.id, layer.id, exp, sig, nowMs);
   const forged = 'The signature does not match this URL; use the URLs of the map catalog unchanged.';
   if (!check.ok) {
     if (check.reason === 'expired') {

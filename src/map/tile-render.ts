@@ -1,8 +1,10 @@
 /**
  * Drawing one vector tile from grid data: the pure function behind the `map-tile` compute task (it runs in a compute
  * thread; src/map/tile-renderer.ts chooses where). Slices arrive as views of SharedArrayBuffers, so posting a job to
- * a thread copies no grid data; the projected grid corners are computed once per grid and thread and kept.
+ * a thread copies no grid data; the projected grid corners are computed once per grid and thread and kept. The task
+ * also gzips the tile there, once, so the server can send either form from its cache without compressing per request.
  */
+import { gzipSync } from 'node:zlib';
 import type { MapLayer } from '../cities/city-types.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { addBuildingFeatures, type BuildingArrays } from './building-features.js';
@@ -57,4 +59,18 @@ export function renderTile(job: TileJob): Uint8Array {
   const layer = new MvtLayer(def.sourceLayer, fields.map((f) => f.name));
   if (fields.length > 0) addCellFeatures(layer, frame, fields);
   return encodeTile([layer]);
+}
+
+/** A tile as served: its bytes (empty for an empty tile) and, when that is smaller, the same bytes gzipped. */
+export interface EncodedTile {
+  readonly raw: Uint8Array;
+  readonly gzip?: Uint8Array;
+}
+
+/** Draws the tile and gzips it (level 6); the gzipped form is kept only when it is smaller (not for tiny tiles). */
+export function renderEncodedTile(job: TileJob): EncodedTile {
+  const raw = renderTile(job);
+  if (raw.byteLength === 0) return { raw };
+  const gzip = new Uint8Array(gzipSync(raw, { level: 6 }));
+  return gzip.byteLength < raw.byteLength ? { raw, gzip } : { raw };
 }

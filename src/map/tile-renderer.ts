@@ -5,27 +5,27 @@
  * event loop of the server does no drawing.
  */
 import type { ComputeTask } from '../compute/protocol.js';
-import { renderTile, type TileJob } from './tile-render.js';
+import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-render.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';
 
 /** Draws tiles and computes published ranges. */
 export interface TileRenderer {
-  /** The encoded tile; zero bytes for an empty tile. */
-  render(job: TileJob): Promise<Uint8Array>;
+  /** The encoded tile, raw and gzipped; zero bytes for an empty tile. */
+  render(job: TileJob): Promise<EncodedTile>;
   /** The relative-scale range of a UTCI slice; undefined when no cell has a value. */
   range(values: Float32Array): Promise<ValueRange | undefined>;
 }
 
 /** Draws in the calling thread. */
 export const inProcessRenderer: TileRenderer = {
-  render: async (job) => renderTile(job),
+  render: async (job) => renderEncodedTile(job),
   range: async (values) => thermalRange(values),
 };
 
 /** Draws in compute threads through `runTask` (LocalCompute's). */
 export function poolRenderer(runTask: <T>(task: ComputeTask) => Promise<T>): TileRenderer {
   return {
-    render: (job) => runTask<Uint8Array>({ kind: 'map-tile', job }),
+    render: (job) => runTask<EncodedTile>({ kind: 'map-tile', job }),
     async range(values) {
       return (await runTask<ValueRange | null>({ kind: 'map-range', values })) ?? undefined;
     },

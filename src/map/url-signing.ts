@@ -69,3 +69,35 @@ export function checkSignature(secret: Uint8Array, city: string, layer: string, 
   if (nowMs >= expS * 1000) return { ok: false, reason: 'expired', exp: expS };
   return { ok: true, keyId, exp: expS };
 }
+
+/**
+ * Signatures found genuine lately, so a URL requested over and over (every tile of a tileset carries the same pair)
+ * costs one HMAC rather than one per request. Only genuine signatures are kept (a forgery costs an HMAC each time and
+ * no memory), at most `maxEntries`, the oldest dropped first; expiry is still checked on every request.
+ */
+export class VerifiedSignatures {
+  readonly #entries = new Map<string, { readonly keyId: number; readonly exp: number }>();
+  readonly #maxEntries: number;
+
+  constructor(maxEntries = 10_000) {
+    this.#maxEntries = Math.max(1, maxEntries);
+  }
+
+  /** `checkSignature`, answered from memory for a pair already found genuine. */
+  check(secret: Uint8Array, city: string, layer: string, exp: unknown, sig: unknown, nowMs: number): SignatureCheck {
+    const id = typeof exp === 'string' && typeof sig === 'string' ? `${city}\n${layer}\n${exp}\n${sig}` : undefined;
+    const known = id === undefined ? undefined : this.#entries.get(id);
+    if (known !== undefined) return nowMs >= known.exp * 1000 ? { ok: false, reason: 'expired', exp: known.exp } : { ok: true, ...known };
+    const result = checkSignature(secret, city, layer, exp, sig, nowMs);
+    if (result.ok && id !== undefined) {
+      if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+      this.#entries.set(id, { keyId: result.keyId, exp: result.exp });
+    }
+    return result;
+  }
+
+  /** Pairs held. */
+  get size(): number {
+    return this.#entries.size;
+  }
+}

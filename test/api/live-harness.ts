@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
-import { loadConfig, type ConfigOverrides } from '../../src/config.js';
+import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
 import type { KeySpec } from '../../src/keys/key-types.js';
@@ -68,6 +68,7 @@ export async function startRealModelService(clock: ManualClock): Promise<RealMod
 /** Everything a live test drives and inspects. */
 export interface LiveHarness {
   readonly app: FastifyInstance;
+  readonly config: Config;
   readonly clock: ManualClock;
   readonly upstream: UpstreamClient;
   readonly db: Database;
@@ -108,6 +109,7 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
   reports.runner.start();
   return {
     app,
+    config,
     clock,
     upstream,
     db,

@@ -4,6 +4,7 @@
  * model's slices, caching headers, 204 for empty tiles, no rate limit, the order of checks (404 for the city and layer,
  * 401 for the signature, 403 for the key, 404 for the rest), and forecast URLs that outlive the hourly turnover.
  */
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelServiceClient } from '../../src/model-service/client.js';
 import { signedQuery } from '../../src/map/url-signing.js';
@@ -122,6 +123,32 @@ describe('tiles', () => {
     }
     // Every outdoor cell was found in a tile (the 4 × 4 building has none); the key's limit of 1 per minute was never in the way.
     expect(checked).toBeGreaterThanOrEqual(GRID.nx * GRID.ny - 16);
+  });
+
+  it('sends the tile gzipped to clients that accept gzip, the same bytes once decompressed', async () => {
+    const template = (await get(catalog.live.layers.thermal.tilejson)).json().tiles[0];
+    const range = tilesCovering(BOX, 16);
+    const urls = [];
+    for (let x = range.x0; x <= range.x1; x++) for (let y = range.y0; y <= range.y1; y++) urls.push(tileUrl(template, 16, x, y));
+    const sizes = await Promise.all(urls.map(async (u) => (await get(u)).rawPayload.byteLength));
+    const url = urls[sizes.indexOf(Math.max(...sizes))];
+    const plain = await get(url);
+    expect(plain.rawPayload.byteLength).toBeGreaterThan(1000);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    for (const accept of ['gzip', 'gzip, deflate, br', '*', 'br;q=1, gzip;q=0.5']) {
+      const zipped = await get(url, { 'accept-encoding': accept });
+      expect(zipped.headers['content-encoding'], accept).toBe('gzip');
+      expect(zipped.rawPayload.byteLength).toBeLessThan(plain.rawPayload.byteLength);
+      expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+    }
+    for (const accept of ['br', 'gzip;q=0', 'identity', '*;q=0', 'gzip;q=0.000']) {
+      expect((await get(url, { 'accept-encoding': accept })).headers['content-encoding'], accept).toBeUndefined();
+    }
+    // A tile of a few features gains nothing from gzip: it is sent as it is.
+    const tiny = sizes.findIndex((n) => n > 0 && n < 100);
+    expect(tiny).toBeGreaterThanOrEqual(0);
+    expect((await get(urls[tiny], { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('answers 204 without a body for an empty tile, and HEAD like GET', async () => {

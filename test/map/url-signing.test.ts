@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkSignature, signScope, signedQuery, URL_MAX_LIFETIME_S, URL_MIN_LIFETIME_S, urlExpiry } from '../../src/map/url-signing.js';
+import {
+  checkSignature, signScope, signedQuery, URL_MAX_LIFETIME_S, URL_MIN_LIFETIME_S, urlExpiry, VerifiedSignatures,
+} from '../../src/map/url-signing.js';
 
 const SECRET = Buffer.from('a test secret of more than thirty-two characters');
 const NOW = Date.parse('2025-07-15T12:30:00Z');
@@ -83,5 +85,25 @@ describe('checkSignature', () => {
       if (!genuine && checkSignature(SECRET, f.city, f.layer, String(f.exp), sig, NOW).ok) accepted++;
     }), { seed: 4202, numRuns: 100_000 });
     expect(accepted).toBe(0);
+  });
+});
+
+describe('VerifiedSignatures', () => {
+  it('answers as checkSignature does, remembering only genuine pairs, still checking expiry, bounded', () => {
+    const memo = new VerifiedSignatures(2);
+    const args = ['brussels', 'thermal', String(EXP), SIG] as const;
+    expect(memo.check(SECRET, ...args, NOW)).toEqual({ ok: true, keyId: 7, exp: EXP });
+    expect(memo.size).toBe(1);
+    // From memory: the same answer, even with another secret (no HMAC is computed), and the expiry still applies.
+    expect(memo.check(Buffer.from('not the secret'), ...args, NOW)).toEqual({ ok: true, keyId: 7, exp: EXP });
+    expect(memo.check(SECRET, ...args, EXP * 1000)).toEqual({ ok: false, reason: 'expired', exp: EXP });
+    // Forgeries are answered but not remembered; other cities or layers do not share an entry.
+    expect(memo.check(SECRET, 'brussels', 'wind', String(EXP), SIG, NOW)).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(memo.check(SECRET, 'brussels', 'thermal', [String(EXP)], SIG, NOW)).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(memo.size).toBe(1);
+    for (const layer of ['wind', 'air']) memo.check(SECRET, 'brussels', layer, String(EXP), signScope(SECRET, { ...SCOPE, layer }), NOW);
+    expect(memo.size).toBe(2);
+    // The oldest entry went: the first pair is checked by HMAC again, so a wrong secret now refuses it.
+    expect(memo.check(Buffer.from('not the secret'), ...args, NOW)).toMatchObject({ ok: false, reason: 'mismatch' });
   });
 });

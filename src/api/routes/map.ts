@@ -1,7 +1,9 @@
 /**
  * The map product: `GET /map/{city}` (key with product `map`) and the six keyless tile paths, authorised by the
  * `exp` and `sig` the catalog stamps on them (no key, no rate limit). Everything below HTTP is src/map/; this plugin
- * maps paths to addresses, picks the origin of TileJSON tile URLs and sets the caching headers.
+ * maps paths to addresses, picks the origin of TileJSON tile URLs and sets the caching headers. Tiles are sent gzipped
+ * (`Content-Encoding: gzip`, compressed once when drawn) to clients that accept it, as browsers do, raw otherwise
+ * (and raw whenever gzip would not be smaller, as for a tile of a few features).
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +11,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { MapService } from '../../map/map-service.js';
 import { TILE_MAX_AGE_S } from '../../map/map-service.js';
 import type { TileAddress, TileKind } from '../../map/tile-access.js';
+import { acceptsGzip } from '../accept-encoding.js';
 import { sendJsonText } from '../json-text.js';
 import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import {
@@ -22,8 +25,10 @@ export interface MapOptions {
   readonly publicUrl: string | undefined;
 }
 
-const TILE_CACHE_CONTROL = `public, max-age=${TILE_MAX_AGE_S}`;
-const MVT_TYPE = 'application/vnd.mapbox-vector-tile';
+/** `Cache-Control` of tiles (empty or not). */
+export const TILE_CACHE_CONTROL = `public, max-age=${TILE_MAX_AGE_S}`;
+/** Media type of a vector tile. */
+export const MVT_TYPE = 'application/vnd.mapbox-vector-tile';
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 /** The origin tile URLs start with: the configured public URL, else the request's scheme and Host, else the socket's. */
@@ -40,6 +45,11 @@ const SIGNED_DOC = 'No key: authorised by the exp and sig query parameters the m
   'expired or no longer entitled 403, unknown timestep, zoom or tile 404.';
 
 const CACHE_HEADER = (what: string) => ({ 'Cache-Control': { description: what, type: 'string' } });
+const TILE_HEADERS = {
+  ...CACHE_HEADER(TILE_CACHE_CONTROL),
+  'Content-Encoding': { description: 'gzip when the request\'s Accept-Encoding admits it and gzip is smaller (the tile is stored both ways).', type: 'string' },
+  Vary: { description: 'Accept-Encoding.', type: 'string' },
+};
 const TILE_PROBLEMS = problemResponses(['url_expired', 'forbidden', 'not_found', 'upstream_error', 'upstream_timeout']);
 
 /** The paths of one tileset kind. */
@@ -125,7 +135,7 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
           response: {
             200: {
               description: 'The tile.',
-              headers: CACHE_HEADER(TILE_CACHE_CONTROL),
+              headers: TILE_HEADERS,
               content: { [MVT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
             },
             204: { type: 'null', description: 'An empty tile (no feature here); no body.', headers: CACHE_HEADER(TILE_CACHE_CONTROL) },
@@ -135,9 +145,12 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
       },
       async (request, reply: FastifyReply) => {
         const params = request.params as Record<string, string>;
-        const bytes = await options.map.tile(addressOf(kind, layerParam, request), params.z, params.x, params.y);
-        reply.header('cache-control', TILE_CACHE_CONTROL);
-        if (bytes.byteLength === 0) return reply.code(204).send();
+        const tile = await options.map.tile(addressOf(kind, layerParam, request), params.z, params.x, params.y);
+        reply.header('cache-control', TILE_CACHE_CONTROL).header('vary', 'Accept-Encoding');
+        if (tile.raw.byteLength === 0) return reply.code(204).send();
+        const gzip = tile.gzip !== undefined && acceptsGzip(request.headers['accept-encoding']);
+        if (gzip) reply.header('content-encoding', 'gzip');
+        const bytes = gzip ? tile.gzip! : tile.raw;
         return reply.type(MVT_TYPE).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       },
     );
