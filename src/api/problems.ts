@@ -34,7 +34,7 @@ export interface ProblemEntry {
 export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.freeze({
   validation_error: { status: 400, title: 'Validation error', when: 'A parameter is missing, malformed or out of range, the request body is not valid JSON or has an unknown or mistyped field, parameters are combined in a way the endpoint does not accept, or an Idempotency-Key is reused for another request.' },
   unauthorized: { status: 401, title: 'Unauthorized', when: 'The API key is missing or unknown.' },
-  url_expired: { status: 401, title: 'URL expired', when: 'A signed tile or TileJSON URL is past its expiry or its signature is invalid.' },
+  url_expired: { status: 401, title: 'URL expired', when: 'A signed tile or TileJSON URL has no exp and sig, a malformed or forged signature, or is past its expiry; ask the map catalog for new URLs.' },
   forbidden: { status: 403, title: 'Forbidden', when: 'A valid key is not entitled to the request: deactivated, expired, product not included, city not in scope, metric not held, unregistered origin, or a secret key used from a browser.' },
   not_found: { status: 404, title: 'Not found', when: 'Unknown path, city, scale, report job, expired report file or nonexistent tile address.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', when: 'The path exists but not with this HTTP method; the Allow header lists the methods it has. CONNECT is refused this way everywhere, with an empty Allow.' },
@@ -48,7 +48,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.free
   headers_too_large: { status: 431, title: 'Request headers too large', when: 'The request headers are larger than the service accepts; the connection is closed.' },
   internal_error: { status: 500, title: 'Internal error', when: 'An unexpected fault of the service; the request id identifies it in the logs.' },
   upstream_error: { status: 502, title: 'Upstream error', when: 'The geocoder or the compute back end failed; a retry is reasonable. Also answered when stored data the answer needs are damaged (a chunk missing or corrupt): the detail names the dataset and says so, and a retry does not help until the operator repairs the data.' },
-  upstream_unavailable: { status: 503, title: 'Upstream unavailable', when: 'The model service is unreachable and no cached map catalog exists.' },
+  upstream_unavailable: { status: 503, title: 'Upstream unavailable', when: 'The map catalog only: the model service cannot be reached and no catalog of the city has been assembled yet (once one has, it is served with X-Cache: stale).' },
   upstream_timeout: { status: 504, title: 'Upstream timeout', when: 'The compute back end did not answer in time; the work goes on and a retry returns its result.' },
 });
 
