@@ -3,8 +3,11 @@
  * headers must agree with the body, and values land in SharedArrayBuffer-backed arrays, so they can be handed to
  * compute threads without copying. A disagreeing or truncated answer is the upstream's failure (`UpstreamError`).
  */
+import { endianness } from 'node:os';
 import { UpstreamError } from '../errors.js';
 import type { UpstreamResponse } from '../upstream/upstream-types.js';
+
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Most cells a grid answer may describe (a 1 m grid of 8 km × 8 km). */
 export const MAX_GRID_CELLS = 64_000_000;
@@ -36,8 +39,14 @@ function sized(name: string, response: UpstreamResponse, bytesPerCell: number): 
 export function readFloat32Grid(name: string, response: UpstreamResponse): GridArray<Float32Array> {
   const { nx, ny } = sized(name, response, 4);
   const values = new Float32Array(new SharedArrayBuffer(nx * ny * 4));
-  const view = new DataView(response.body.buffer, response.body.byteOffset, response.body.byteLength);
-  for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(i * 4, true);
+  const { body } = response;
+  if (LITTLE_ENDIAN) {
+    // One copy of the bytes (a large grid must not hold the event loop for a value-by-value read).
+    new Uint8Array(values.buffer).set(body);
+  } else {
+    const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(i * 4, true);
+  }
   return { values, nx, ny };
 }
 
