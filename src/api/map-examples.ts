@@ -7,12 +7,14 @@
 import type { Static } from 'typebox';
 import type { MapCatalogSchema, TileJsonSchema } from './schemas/map.js';
 
-/** Expiry and signatures of the example URLs (signed for key 1 with a documentation-only secret). */
+/** Expiry of the example URLs, epoch seconds. */
 export const MAP_EXAMPLE_EXP = '1795507200';
+/** Signatures of the example URLs per layer (for key 1, with a secret used for the documentation only). */
 export const MAP_EXAMPLE_SIGS = {"thermal": "1.PCqcArJFI11BiS0Bqw5Avmmg07ocQreCTKswDMW8YuM", "wind": "1.eawEkMd9UlvN9Ug3RWBWdsy8Ki4_yCfjgsHAceJrtUA", "air": "1.nATdD4zK-Aq-9ADgOGk01HAmfHCGOPoDd0mAVo-00fQ", "buildings": "1.gN6NDjgXEWPnSU2rH3D1wYcnnR4VRquTzztqIzGp_7k"} as const;
 
-/** The live hour of the example and two of its forecast steps (+3 h and the last). */
+/** The live hour of the example catalog, epoch ms. */
 export const MAP_EXAMPLE_LIVE_MS = 1795500000000;
+/** Its forecast step 3 hours ahead, epoch ms. */
 export const MAP_EXAMPLE_FORECAST_MS = 1795510800000;
 
 /** A tile over Grand-Place at the deepest zoom of the demo grid. */

@@ -83,8 +83,11 @@ const TIMED = param('thermal, wind or air.');
 const TIMESTAMP = param('timestamp_ms of a live or forecast timestep of the catalog.');
 const ZXY = { z: param('Zoom, within the TileJSON minzoom … maxzoom.'), x: param('Tile column (XYZ scheme).'), y: param('Tile row (XYZ scheme, 0 at the north).') };
 
-/** Path parameters of each tile path. */
+/** Path parameters of the TileJSON of a live or forecast layer. */
 export const TIMED_JSON_PARAMS = Type.Object({ city: CITY, layer: TIMED, timestamp: TIMESTAMP });
+/** Path parameters of a tile of a live or forecast layer. */
 export const TIMED_TILE_PARAMS = Type.Object({ city: CITY, layer: TIMED, timestamp: TIMESTAMP, ...ZXY });
+/** Path parameters of the TileJSON of a static layer. */
 export const STATIC_JSON_PARAMS = Type.Object({ city: CITY, static: param('buildings.') });
+/** Path parameters of a tile of a static layer. */
 export const STATIC_TILE_PARAMS = Type.Object({ city: CITY, static: param('buildings.'), ...ZXY });
