@@ -32,7 +32,7 @@ export const WIND_VALUES: usize = 256;
 }
 
 /** Worst-moment score of the windiest effective speed: first ladder step whose limit exceeds it, else 0. */
-@inline function worstMomentScore(worst: f64, params: usize): f64 {
+@inline export function worstMomentScore(worst: f64, params: usize): f64 {
   const n = <i32>param(params, P_WORST);
   for (let i = 0; i < n; i++) {
     if (worst < param(params, P_WORST + 1 + 2 * i)) return param(params, P_WORST + 2 + 2 * i);
@@ -40,9 +40,25 @@ export const WIND_VALUES: usize = 256;
   return 0;
 }
 
-/** Whether threshold `k` exceeds its allowance: count × 10,000 > allowance (basis points) × valid hours, exact. */
-@inline function exceeds(k: i32, scratch: usize, params: usize, total: f64): bool {
-  return <f64>load<i32>(scratch + S_EXCEED + (<usize>k << 2)) * 10_000 > param(params, P_WIND_ALLOW + k) * total;
+/**
+ * Whether threshold `k` exceeds its allowance: count × 10,000 > allowance (basis points) × valid hours, exact. The five
+ * i32 counts are at `counts` + k × `stride`.
+ */
+@inline function exceeds(k: i32, counts: usize, stride: usize, params: usize, total: f64): bool {
+  return <f64>load<i32>(counts + <usize>k * stride) * 10_000 > param(params, P_WIND_ALLOW + k) * total;
+}
+
+/**
+ * Exceedance score from the five threshold counts (i32 at `counts` + k × `stride`) over `total` valid hours: exceeding
+ * threshold k excludes band k and every band above; exceeding the danger threshold gives 0.
+ */
+export function exceedanceScore(counts: usize, stride: usize, params: usize, total: f64): f64 {
+  if (exceeds(4, counts, stride, params, total)) return 0;
+  let score = param(params, P_WIND_BANDS);
+  for (let k = 0; k < 4; k++) {
+    if (exceeds(k, counts, stride, params, total)) score = min(score, param(params, P_WIND_BANDS + k + 1));
+  }
+  return score;
 }
 
 /** Writes the wind results at `out`; `scratch` needs WIND_VALUES + 16 × hours bytes. */
@@ -84,14 +100,7 @@ export function finalizeWind(hours: i32, acc: usize, month: usize, params: usize
   const tolerance = param(params, P_WIND_MISC + 2);
   let worstHours = 0;
   for (let i = 0; i < n; i++) worstHours += <i32>(load<f64>(effective + (<usize>i << 3)) >= worst - tolerance);
-  let score = param(params, P_WIND_BANDS);
-  if (exceeds(4, scratch, params, total)) {
-    score = 0;
-  } else {
-    for (let k = 0; k < 4; k++) {
-      if (exceeds(k, scratch, params, total)) score = min(score, param(params, P_WIND_BANDS + k + 1));
-    }
-  }
+  const score = exceedanceScore(scratch + S_EXCEED, 4, params, total);
   put(out, RW_SCORE, score);
   put(out, RW_RATING, min(score, worstMomentScore(worst, params)));
   for (let k = 0; k < 5; k++) {

@@ -11,13 +11,16 @@ import type { ComputeDataset } from './dataset-cache.js';
 import type { ChunkSelection } from './protocol.js';
 import type { StatsKernel } from './stats-kernel.js';
 
+/** What a chunk is loaded into: the statistics kernel or the precompute kernel. */
+export type ChunkSink = Pick<StatsKernel, 'chunkView' | 'loadShuffledChunk'>;
+
 /** The CF encodings of every field of a dataset. */
 export function datasetEncodings(ds: ComputeDataset): Partial<Record<HourlyField, CfEncoding>> {
   return Object.fromEntries(ds.reader.fields.map((f) => [f, ds.reader.encoding(f)]));
 }
 
 /** Decodes a verified stored frame into the kernel; a frame that does not decode is damage of that chunk. */
-function loadFrame(ds: ComputeDataset, kernel: StatsKernel, field: HourlyField, sel: ChunkSelection, frame: Uint8Array): void {
+function loadFrame(ds: ComputeDataset, kernel: ChunkSink, field: HourlyField, sel: ChunkSelection, frame: Uint8Array): void {
   try {
     kernel.loadShuffledChunk(field, sel.mask.length, frame);
   } catch (cause) {
@@ -29,8 +32,8 @@ function loadFrame(ds: ComputeDataset, kernel: StatsKernel, field: HourlyField, 
   }
 }
 
-/** Loads every field of one chunk into the kernel's chunk views. */
-async function loadChunk(ds: ComputeDataset, kernel: StatsKernel, sel: ChunkSelection): Promise<void> {
+/** Loads every field of one chunk (of `sel.mask.length` cells) into the kernel's chunk views. */
+export async function loadChunk(ds: ComputeDataset, kernel: ChunkSink, sel: ChunkSelection): Promise<void> {
   for (const field of ds.reader.fields) {
     if (ds.directFields.has(field)) {
       loadFrame(ds, kernel, field, sel, await ds.reader.readStoredChunk(field, sel.chunkRow, sel.chunkCol));

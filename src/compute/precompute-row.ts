@@ -1,70 +1,52 @@
 /**
  * The whole-city precompute's unit of work, run in a compute thread: point statistics (the spec's `point` sampling)
- * of every outdoor cell of one chunk row. Each chunk of every field is read once; each cell's year is then run through
- * the kernel on its own.
+ * of every outdoor cell of one chunk row. Each chunk holding an outdoor cell is read once per field, decoded straight
+ * into the precompute kernel's memory, and run through the kernel in one call that yields every cell's figures; a chunk
+ * without outdoor cells is not read. The values are those of the statistics kernel run cell by cell
+ * (precompute-row-per-cell.ts), bit for bit.
  */
-import type { HourlyField } from '../store/dataset-types.js';
 import type { ComputeDataset } from './dataset-cache.js';
-import { datasetEncodings } from './kernel-run.js';
+import { datasetEncodings, loadChunk } from './kernel-run.js';
+import { CR } from './precompute-layout.js';
+import type { PrecomputeKernel } from './precompute-kernel.js';
+import { emptyGrids, publishCell } from './precompute-publish.js';
 import type { PrecomputeRowValue } from './protocol.js';
-import type { StatsKernel } from './stats-kernel.js';
 
-/** The grids the precompute writes, in order. NaN where a cell is a building or the metric is not modelled. */
-export const PRECOMPUTE_GRIDS = [
-  'air_rating', 'air_score', 'air_good_pct', 'wind_rating', 'wind_score', 'thermal_rating', 'thermal_score',
-  'summer_night_mean_utci_c',
-] as const;
-export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
-
-const ONE_CELL = Uint8Array.of(1);
-
-/** Reads a numeric field of a block, NaN when absent or null. */
-function num(block: object | undefined, key: string): number {
-  const v = (block as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'number' ? v : Number.NaN;
-}
+export { PRECOMPUTE_GRIDS, type PrecomputeGrid } from './precompute-publish.js';
 
 /** Computes every outdoor cell of chunk row `chunkRow`. */
-export async function precomputeRow(ds: ComputeDataset, kernel: StatsKernel, chunkRow: number): Promise<PrecomputeRowValue> {
+export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel, chunkRow: number): Promise<PrecomputeRowValue> {
   const { reader, outdoor } = ds;
   const { grid, chunk, hours, fields } = reader;
   const row0 = chunkRow * chunk.rows;
   const rows = Math.min(chunk.rows, grid.ny - row0);
-  const grids = Object.fromEntries(
-    PRECOMPUTE_GRIDS.map((g) => [g, new Float32Array(rows * grid.nx).fill(Number.NaN)]),
-  ) as Record<PrecomputeGrid, Float32Array>;
-  const encodings = datasetEncodings(ds);
-  const plane = chunk.rows * chunk.cols;
-  const series = Object.fromEntries(fields.map((f) => [f, new Int16Array(hours)])) as Record<HourlyField, Int16Array>;
+  const grids = emptyGrids(rows * grid.nx);
+  kernel.begin(hours, fields, datasetEncodings(ds), ds.calendar);
+  const mask = new Uint8Array(chunk.rows * chunk.cols);
   let cellsComputed = 0;
   const chunkCols = Math.ceil(grid.nx / chunk.cols);
   for (let chunkCol = 0; chunkCol < chunkCols; chunkCol++) {
-    const data = await Promise.all(fields.map((f) => reader.readChunk(f, chunkRow, chunkCol)));
+    const col0 = chunkCol * chunk.cols;
+    const cols = Math.min(chunk.cols, grid.nx - col0);
+    mask.fill(0);
+    let selected = 0;
     for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < chunk.cols; c++) {
-        const col = chunkCol * chunk.cols + c;
-        if (col >= grid.nx || outdoor[(row0 + r) * grid.nx + col] !== 1) continue;
-        const offset = r * chunk.cols + c;
-        fields.forEach((f, k) => {
-          const src = data[k];
-          const dst = series[f];
-          for (let t = 0; t < hours; t++) dst[t] = src[t * plane + offset];
-        });
-        kernel.begin(hours, fields, encodings, ds.calendar);
-        kernel.addChunk(series, ONE_CELL);
-        const { air, wind, thermal } = kernel.finish();
-        const at = r * grid.nx + col;
-        grids.air_rating[at] = num(air, 'rating');
-        grids.air_score[at] = num(air, 'score');
-        grids.air_good_pct[at] = num(air, 'good_pct');
-        grids.wind_rating[at] = num(wind, 'rating');
-        grids.wind_score[at] = num(wind, 'score');
-        grids.thermal_rating[at] = num(thermal, 'rating');
-        grids.thermal_score[at] = num(thermal, 'score');
-        grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
-        cellsComputed++;
+      for (let c = 0; c < cols; c++) {
+        if (outdoor[(row0 + r) * grid.nx + col0 + c] !== 1) continue;
+        mask[r * chunk.cols + c] = 1;
+        selected++;
       }
     }
+    if (selected === 0) continue;
+    await loadChunk(ds, kernel, { chunkRow, chunkCol, mask });
+    const results = kernel.run(mask);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = r * chunk.cols + c;
+        if (mask[cell] === 1) publishCell(results, cell * CR.COUNT, grids, r * grid.nx + col0 + c);
+      }
+    }
+    cellsComputed += selected;
   }
   return { chunkRow, row0, rows, grids, cellsComputed };
 }

@@ -45,6 +45,8 @@ export interface PrecomputeRowTask {
   readonly dataDir: string;
   readonly dataset: string;
   readonly chunkRow: number;
+  /** `cells` (default): the precompute kernel; `per-cell`: the statistics kernel cell by cell (oracle, benchmark). */
+  readonly method?: 'cells' | 'per-cell';
 }
 
 /** The surroundings grid of a report (per-cell annual values in a window around the location, compute/surroundings-grid.ts). */

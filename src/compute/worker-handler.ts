@@ -7,7 +7,9 @@ import { renderEncodedTile } from '../map/tile-render.js';
 import { thermalRange } from '../map/thermal-range.js';
 import { computeDataset, referenceOptions } from './dataset-cache.js';
 import { accumulateSelections } from './kernel-run.js';
+import { loadPrecomputeKernel } from './precompute-kernel.js';
 import { precomputeRow } from './precompute-row.js';
+import { precomputeRowPerCell } from './precompute-row-per-cell.js';
 import type { ComputeReply, ComputeTask } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
 import { computeSurroundings } from './surroundings-grid.js';
@@ -45,7 +47,9 @@ async function run(task: ComputeTask): Promise<unknown> {
     }
     case 'precompute-row': {
       const ds = await computeDataset(task.dataDir, task.dataset);
-      return precomputeRow(ds, await loadStatsKernel(), task.chunkRow);
+      return task.method === 'per-cell'
+        ? precomputeRowPerCell(ds, await loadStatsKernel(), task.chunkRow)
+        : precomputeRow(ds, await loadPrecomputeKernel(), task.chunkRow);
     }
     case 'surroundings':
       return computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request);

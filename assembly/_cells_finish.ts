@@ -1,0 +1,102 @@
+// Per-cell finishing of the precompute kernel: from a cell's totals, maxima and sums (after _cells_scan.ts) to the
+// unrounded figures the precompute publishes, with the same double operations in the same order as the statistics
+// kernel's phase B (_air.ts, _wind.ts, _thermal.ts) on that one cell's hour records, so the figures are bit-identical:
+// - a one-cell hourly value is scale × raw + offset; its hourly class is its own class;
+// - shares are count × 100 / total; means are sums in hour order divided by the count;
+// - the windiest effective speed is max(Ucomfort, factor × Ugust) over valid hours, and both maxima commute with the
+//   monotone decoding, so it is read off the largest raw values.
+// Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute-publish.ts).
+import {
+  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING,
+  CR_AIR_SUBSCORE, CR_COUNT, CR_NIGHT_MEAN, CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_WIND,
+  CR_WIND_RATING, CR_WIND_SCORE, M_UCOMFORT, M_UGUST, paddedCells, PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+} from './_cells_layout';
+import { maxima, sums, totals } from './_cells_state';
+import {
+  METRIC_AIR, METRIC_THERMAL, METRIC_WIND, P_LADDER_SLOTS, P_OFFSET, P_OUTDOOR, P_SCALE, P_SEASON, P_SEASON_SLOTS,
+  P_WHO, P_WIND_MISC,
+} from './_layout';
+import { cfMean, interpolate, meanOr, param, put, sharePct } from './_numeric';
+import { thAt } from './_scalar';
+import { exceedanceScore, worstMomentScore } from './_wind';
+
+/** int32 total `k` of cell `c`. */
+@inline function total(state: usize, n: usize, k: i32, c: i32): i32 {
+  return load<i32>(totals(state, n, k) + (<usize>c << 2));
+}
+
+/** Air figures of cell `c` into its result row `out`. */
+function finishAir(state: usize, n: usize, c: i32, params: usize, out: usize): void {
+  const graded = total(state, n, C_GRADED, c);
+  put(out, CR_AIR, graded > 0 ? 1 : 0);
+  if (graded == 0) return;
+  const good = graded - total(state, n, C_BAD, c);
+  const goodPct = (<f64>good * 100) / <f64>graded;
+  put(out, CR_AIR_GOOD_PCT, goodPct);
+  put(out, CR_AIR_RATING, goodPct / 10);
+  for (let p = 0; p < 3; p++) {
+    const count = total(state, n, C_AIR_N + p, c);
+    const mean = count > 0 ? load<f64>(sums(state, n, S_AIR + p) + (<usize>c << 3)) / <f64>count : NaN;
+    const ladder = params + (<usize>(P_WHO + p * P_LADDER_SLOTS) << 3);
+    put(out, CR_AIR_SUBSCORE + p, isNaN(mean) ? NaN : interpolate(ladder, mean));
+  }
+}
+
+/** Wind figures of cell `c`: exceedance score and rating (the score capped by the worst-moment ladder). */
+function finishWind(state: usize, n: usize, c: i32, th: usize, params: usize, out: usize): void {
+  const valid = total(state, n, C_WIND_N, c);
+  put(out, CR_WIND, valid > 0 ? 1 : 0);
+  if (valid == 0) return;
+  const score = exceedanceScore(totals(state, n, C_EXCEED) + (<usize>c << 2), n << 2, params, <f64>valid);
+  const rawU = <i64>load<i16>(maxima(state, n, M_UCOMFORT) + (<usize>c << 1));
+  const rawG = <i32>load<i16>(maxima(state, n, M_UGUST) + (<usize>c << 1));
+  let worst = cfMean(rawU, 1, param(params, P_SCALE + 3), param(params, P_OFFSET + 3));
+  if (rawG > thAt(th + (<usize>PT_WIND << 4), 1)) {
+    const gust = cfMean(<i64>rawG, 1, param(params, P_SCALE + 4), param(params, P_OFFSET + 4));
+    worst = max(worst, param(params, P_WIND_MISC + 1) * gust);
+  }
+  put(out, CR_WIND_SCORE, score);
+  put(out, CR_WIND_RATING, min(score, worstMomentScore(worst, params)));
+}
+
+/** Thermal figures of cell `c`: rating (weakest outdoor daytime comfortable share / 10), season subscores, night mean. */
+function finishThermal(state: usize, n: usize, c: i32, params: usize, out: usize): void {
+  const outdoor = <i32>param(params, P_OUTDOOR);
+  let weakest = Infinity;
+  let rated = false;
+  for (let s = 0; s < 4; s++) {
+    const k = C_THERMAL + s * THERMAL_COUNTS;
+    const dayHours = <f64>total(state, n, k, c);
+    const comfort = sharePct(<f64>(total(state, n, k + 1, c) - total(state, n, k + 2, c)), dayHours);
+    const accept = sharePct(<f64>(total(state, n, k + 3, c) - total(state, n, k + 4, c)), dayHours);
+    const ladder = params + (<usize>(P_SEASON + s * P_SEASON_SLOTS) << 3);
+    put(out, CR_THERMAL_SUBSCORE + s, isNaN(accept) ? NaN : interpolate(ladder, accept));
+    if ((outdoor >> s) & 1 && !isNaN(comfort)) {
+      weakest = min(weakest, comfort);
+      rated = true;
+    }
+  }
+  put(out, CR_THERMAL, rated ? 1 : 0);
+  if (!rated) return;
+  put(out, CR_THERMAL_RATING, weakest / 10);
+  const nightHours = <f64>total(state, n, C_THERMAL + B_SUMMER_NIGHT * THERMAL_COUNTS, c);
+  put(out, CR_NIGHT_MEAN, meanOr(load<f64>(sums(state, n, S_NIGHT) + (<usize>c << 3)), nightHours));
+}
+
+/**
+ * Writes the result row (CR_COUNT f64, NaN = null) of every cell: the figures of the metrics in `metrics` (bits as in
+ * `finalize`) for cells whose mask byte is non-zero, NaN throughout for the others.
+ */
+export function finishCells(
+  cells: i32, maskU8: usize, metrics: i32, th: usize, params: usize, state: usize, results: usize,
+): void {
+  const n = <usize>paddedCells(cells);
+  for (let c = 0; c < cells; c++) {
+    const out = results + <usize>c * (<usize>CR_COUNT << 3);
+    for (let i = 0; i < CR_COUNT; i++) put(out, i, NaN);
+    if (load<u8>(maskU8 + <usize>c) == 0) continue;
+    if (metrics & METRIC_AIR) finishAir(state, n, c, params, out);
+    if (metrics & METRIC_WIND) finishWind(state, n, c, th, params, out);
+    if (metrics & METRIC_THERMAL) finishThermal(state, n, c, params, out);
+  }
+}

@@ -1,0 +1,90 @@
+// Scalar scan of the precompute kernel, per hour over a range of cells: the whole scan in the build without SIMD, and
+// the tail (cells % 8) of each hour in the SIMD build. Same contracts as _cells_scan.ts: row pointers are already
+// offset to the hour, `th` is the precompute threshold table, counters count negatively (one −1 per hour that passes).
+import { P_OFFSET, P_SCALE } from './_layout';
+import {
+  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_UCOMFORT, M_UGUST, PT_AIR, PT_THERMAL,
+  PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+} from './_cells_layout';
+import { counters, maxima, sums } from './_cells_state';
+import { param } from './_numeric';
+import { thAt } from './_scalar';
+
+/** Counts one more hour (−1) in the int16 counter at `p` when `yes`. */
+@inline function tick(p: usize, yes: bool): void {
+  store<i16>(p, load<i16>(p) - <i16>yes);
+}
+
+/** Adds the physical value of `raw` (scale × raw + offset, in f64) to the f64 sum at `p` when raw > t0. */
+@inline function addValue(p: usize, raw: i32, t0: i32, scale: f64, offset: f64): void {
+  if (raw > t0) store<f64>(p, load<f64>(p) + (scale * <f64>raw + offset));
+}
+
+/** Air over cells [from, cells) of one hour: graded, worse than good, per pollutant count and concentration sum. */
+export function airScalarHour(
+  from: i32, cells: i32, r0: usize, r1: usize, r2: usize, th: usize, params: usize, state: usize, n: usize,
+): void {
+  const t = th + (<usize>PT_AIR << 4);
+  const v0 = thAt(t, 0), g0 = thAt(t, 1), v1 = thAt(t, 2), g1 = thAt(t, 3), v2 = thAt(t, 4), g2 = thAt(t, 5);
+  const graded = counters(state, n, C_GRADED), bad = counters(state, n, C_BAD);
+  const n0 = counters(state, n, C_AIR_N), n1 = counters(state, n, C_AIR_N + 1), n2 = counters(state, n, C_AIR_N + 2);
+  const s0 = sums(state, n, S_AIR), s1 = sums(state, n, S_AIR + 1), s2 = sums(state, n, S_AIR + 2);
+  for (let c = from; c < cells; c++) {
+    const off = <usize>c << 1;
+    const a = <i32>load<i16>(r0 + off), b = <i32>load<i16>(r1 + off), d = <i32>load<i16>(r2 + off);
+    tick(graded + off, a > v0 || b > v1 || d > v2);
+    tick(bad + off, a > g0 || b > g1 || d > g2);
+    tick(n0 + off, a > v0);
+    tick(n1 + off, b > v1);
+    tick(n2 + off, d > v2);
+    const at = <usize>c << 3;
+    addValue(s0 + at, a, v0, param(params, P_SCALE), param(params, P_OFFSET));
+    addValue(s1 + at, b, v1, param(params, P_SCALE + 1), param(params, P_OFFSET + 1));
+    addValue(s2 + at, d, v2, param(params, P_SCALE + 2), param(params, P_OFFSET + 2));
+  }
+}
+
+/**
+ * Wind over cells [from, cells) of one hour: valid hours (Ucomfort has data), the five exceedances (Ucomfort beyond its
+ * bound or, in a valid hour, Ugust beyond its bound), the largest raw Ucomfort and the largest raw Ugust of valid hours.
+ */
+export function windScalarHour(from: i32, cells: i32, ru: usize, rg: usize, th: usize, state: usize, n: usize): void {
+  const t = th + (<usize>PT_WIND << 4);
+  const tu = thAt(t, 0);
+  const valid = counters(state, n, C_WIND_N), exceed = counters(state, n, C_EXCEED);
+  const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST);
+  const stride = n << 1;
+  for (let c = from; c < cells; c++) {
+    const off = <usize>c << 1;
+    const u = <i32>load<i16>(ru + off);
+    const ok = u > tu;
+    const g = ok ? <i32>load<i16>(rg + off) : -32768;
+    tick(valid + off, ok);
+    for (let k = 0; k < 5; k++) {
+      tick(exceed + <usize>k * stride + off, u > thAt(t, 2 + 2 * k) || g > thAt(t, 3 + 2 * k));
+    }
+    store<i16>(maxU + off, <i16>max(<i32>load<i16>(maxU + off), u));
+    store<i16>(maxG + off, <i16>max(<i32>load<i16>(maxG + off), g));
+  }
+}
+
+/**
+ * UTCI over cells [from, cells) of one hour in calendar bucket `bucket`: the bucket's five counts and, for a summer
+ * night hour, the UTCI sum.
+ */
+export function thermalScalarHour(
+  from: i32, cells: i32, rt: usize, bucket: i32, th: usize, params: usize, state: usize, n: usize,
+): void {
+  const t = th + (<usize>PT_THERMAL << 4);
+  const k = counters(state, n, C_THERMAL + bucket * THERMAL_COUNTS);
+  const stride = n << 1;
+  const night = sums(state, n, S_NIGHT);
+  const t0 = thAt(t, 0);
+  const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
+  for (let c = from; c < cells; c++) {
+    const off = <usize>c << 1;
+    const v = <i32>load<i16>(rt + off);
+    for (let j = 0; j < THERMAL_COUNTS; j++) tick(k + <usize>j * stride + off, v > thAt(t, j));
+    if (bucket == B_SUMMER_NIGHT) addValue(night + (<usize>c << 3), v, t0, scale, offset);
+  }
+}

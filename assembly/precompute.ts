@@ -1,0 +1,58 @@
+// The precompute kernel: the whole-city precompute's per-cell statistics for every cell of a chunk in one call. Where
+// the statistics kernel (stats.ts) aggregates many cells into one year of hourly records and then runs phase B once,
+// the precompute needs one result per cell, so this kernel keeps per-cell counters, maxima and hour-ordered sums over
+// the raw int16 values (_cells_scan.ts) and finishes each cell from them (_cells_finish.ts) — only the figures the
+// precomputed grids hold, each bit-identical to the statistics kernel's for that one cell. Memory is flat and owned by
+// the JavaScript side (src/compute/precompute-kernel.ts), which checks every length and pointer once. The kernel
+// allocates nothing.
+import { remapFill } from './_accumulate';
+import { cellsLayoutSignature, stateBytes } from './_cells_layout';
+import { finishCells } from './_cells_finish';
+import { scanChunk } from './_cells_scan';
+import { layoutSignature, METRIC_AIR, METRIC_THERMAL, METRIC_WIND } from './_layout';
+// Stored chunks are byte-shuffled int16: the compute thread decompresses into this module's memory and unshuffles here.
+export { unshuffle_i16 } from './_unshuffle';
+
+/** First free byte after the module's static data; the JavaScript side lays its regions out from here. */
+export function heap_base(): usize {
+  return __heap_base;
+}
+
+/** Checksum of the shared parameter-block layout (assembly/_layout.ts), compared against the JavaScript mirror. */
+export function layout_signature(): i32 {
+  return layoutSignature();
+}
+
+/** Checksum of this kernel's own layout (assembly/_cells_layout.ts), compared against the JavaScript mirror. */
+export function cells_layout_signature(): i32 {
+  return cellsLayoutSignature();
+}
+
+/** Bytes of per-cell state a chunk of `cells` cells needs. */
+export function state_bytes(cells: i32): usize {
+  return stateBytes(cells);
+}
+
+/**
+ * Replaces the fill value by −32768 in a chunk (`hours` × `cells` int16 at `ptr`); returns how many cells marked in
+ * the 0/1 mask at `maskU8` held −32768 before.
+ */
+export function remap_fill(ptr: usize, hours: i32, cells: i32, maskU8: usize, fill: i32): i32 {
+  return remapFill(ptr, hours, cells, maskU8, fill);
+}
+
+/**
+ * Computes the result row of every cell of one chunk: `hours` × `cells` int16 per field, hour-major (pointer 0 =
+ * metric absent), `bucket` one calendar byte per hour, `maskU8` one 0/1 byte per cell (0 = no result), `th` the
+ * precompute threshold table, `params` the statistics parameter block, `state` stateBytes(cells) of scratch, `results`
+ * CR_COUNT f64 per cell.
+ */
+export function precompute_cells(
+  hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
+  bucket: usize, maskU8: usize, th: usize, params: usize, state: usize, results: usize,
+): void {
+  scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, bucket, th, params, state);
+  const metrics = ((no2 | pm25 | pm10) != 0 ? METRIC_AIR : 0) | ((ucomfort | ugust) != 0 ? METRIC_WIND : 0)
+    | (utci != 0 ? METRIC_THERMAL : 0);
+  finishCells(cells, maskU8, metrics, th, params, state, results);
+}

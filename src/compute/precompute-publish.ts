@@ -1,0 +1,58 @@
+/**
+ * Publishing one cell's precompute kernel results as the values of the precomputed grids: the rounding and the choices
+ * made on rounded values, exactly as the statistics kernel's block mapping (kernel-blocks.ts) and the thermal block
+ * (src/stats/thermal.ts `publishThermalBlock`) make them for the same unrounded figures — the score of air is the
+ * lowest subscore rounded to one decimal, that of thermal comfort the lowest rounded season subscore, every rating and
+ * share is rounded half up to one decimal. A block that would not exist gives NaN in each of its grids.
+ */
+import { DatasetError } from '../errors.js';
+import { firstMinIndex, roundHalfUp } from '../stats/numeric.js';
+import { CR } from './precompute-layout.js';
+
+/** The grids the precompute writes, in order. NaN where a cell is a building or the metric is not modelled. */
+export const PRECOMPUTE_GRIDS = [
+  'air_rating', 'air_score', 'air_good_pct', 'wind_rating', 'wind_score', 'thermal_rating', 'thermal_score',
+  'summer_night_mean_utci_c',
+] as const;
+/** One precomputed grid's name. */
+export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
+/** One Float32Array per grid. */
+export type PrecomputeGrids = Record<PrecomputeGrid, Float32Array>;
+
+/** Rounded value of a result slot (one decimal), null for NaN. */
+function rounded1(v: number): number | null {
+  return Number.isNaN(v) ? null : roundHalfUp(v, 1);
+}
+
+/** The lowest of `count` rounded subscores from slot `at`, NaN when all are null. */
+function lowestRounded(r: Float64Array, at: number, count: number): number {
+  const subscores: (number | null)[] = [];
+  for (let i = 0; i < count; i++) subscores.push(rounded1(r[at + i]));
+  const index = firstMinIndex(subscores);
+  return index < 0 ? Number.NaN : (subscores[index] as number);
+}
+
+/** Writes the grid values of the cell whose result row starts at `row` in `r` to index `at` of every grid. */
+export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids, at: number): void {
+  if (r[row + CR.AIR] === 1) {
+    const score = lowestRounded(r, row + CR.AIR_SUBSCORE, 3);
+    if (Number.isNaN(score)) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
+    grids.air_rating[at] = roundHalfUp(r[row + CR.AIR_RATING], 1);
+    grids.air_score[at] = score;
+    grids.air_good_pct[at] = roundHalfUp(r[row + CR.AIR_GOOD_PCT], 1);
+  }
+  if (r[row + CR.WIND] === 1) {
+    grids.wind_rating[at] = roundHalfUp(r[row + CR.WIND_RATING], 1);
+    grids.wind_score[at] = roundHalfUp(r[row + CR.WIND_SCORE], 1);
+  }
+  if (r[row + CR.THERMAL] === 1) {
+    grids.thermal_rating[at] = roundHalfUp(r[row + CR.THERMAL_RATING], 1);
+    grids.thermal_score[at] = lowestRounded(r, row + CR.THERMAL_SUBSCORE, 4);
+    grids.summer_night_mean_utci_c[at] = rounded1(r[row + CR.NIGHT_MEAN]) ?? Number.NaN;
+  }
+}
+
+/** Fresh grids for a band of `cells` cells, NaN throughout. */
+export function emptyGrids(cells: number): PrecomputeGrids {
+  return Object.fromEntries(PRECOMPUTE_GRIDS.map((g) => [g, new Float32Array(cells).fill(Number.NaN)])) as PrecomputeGrids;
+}

@@ -1,0 +1,66 @@
+/**
+ * The whole-city precompute's unit of work as it was first written: every outdoor cell of one chunk row run through
+ * the statistics kernel on its own (one `begin` / `addChunk` / `finish` per cell, the full blocks, then the grid values
+ * picked from them). Too slow for the precompute (phase B per cell dominates) but the definition of its output: the
+ * precompute kernel (precompute-row.ts) is differentially tested against it, and the precompute benchmark compares the
+ * two. Each chunk of every field is read once.
+ */
+import type { HourlyField } from '../store/dataset-types.js';
+import type { ComputeDataset } from './dataset-cache.js';
+import { datasetEncodings } from './kernel-run.js';
+import { emptyGrids } from './precompute-publish.js';
+import type { PrecomputeRowValue } from './protocol.js';
+import type { StatsKernel } from './stats-kernel.js';
+
+const ONE_CELL = Uint8Array.of(1);
+
+/** Reads a numeric field of a block, NaN when absent or null. */
+function num(block: object | undefined, key: string): number {
+  const v = (block as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'number' ? v : Number.NaN;
+}
+
+/** Computes every outdoor cell of chunk row `chunkRow`, one statistics-kernel computation per cell. */
+export async function precomputeRowPerCell(
+  ds: ComputeDataset, kernel: StatsKernel, chunkRow: number,
+): Promise<PrecomputeRowValue> {
+  const { reader, outdoor } = ds;
+  const { grid, chunk, hours, fields } = reader;
+  const row0 = chunkRow * chunk.rows;
+  const rows = Math.min(chunk.rows, grid.ny - row0);
+  const grids = emptyGrids(rows * grid.nx);
+  const encodings = datasetEncodings(ds);
+  const plane = chunk.rows * chunk.cols;
+  const series = Object.fromEntries(fields.map((f) => [f, new Int16Array(hours)])) as Record<HourlyField, Int16Array>;
+  let cellsComputed = 0;
+  const chunkCols = Math.ceil(grid.nx / chunk.cols);
+  for (let chunkCol = 0; chunkCol < chunkCols; chunkCol++) {
+    const data = await Promise.all(fields.map((f) => reader.readChunk(f, chunkRow, chunkCol)));
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < chunk.cols; c++) {
+        const col = chunkCol * chunk.cols + c;
+        if (col >= grid.nx || outdoor[(row0 + r) * grid.nx + col] !== 1) continue;
+        const offset = r * chunk.cols + c;
+        fields.forEach((f, k) => {
+          const src = data[k];
+          const dst = series[f];
+          for (let t = 0; t < hours; t++) dst[t] = src[t * plane + offset];
+        });
+        kernel.begin(hours, fields, encodings, ds.calendar);
+        kernel.addChunk(series, ONE_CELL);
+        const { air, wind, thermal } = kernel.finish();
+        const at = r * grid.nx + col;
+        grids.air_rating[at] = num(air, 'rating');
+        grids.air_score[at] = num(air, 'score');
+        grids.air_good_pct[at] = num(air, 'good_pct');
+        grids.wind_rating[at] = num(wind, 'rating');
+        grids.wind_score[at] = num(wind, 'score');
+        grids.thermal_rating[at] = num(thermal, 'rating');
+        grids.thermal_score[at] = num(thermal, 'score');
+        grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
+        cellsComputed++;
+      }
+    }
+  }
+  return { chunkRow, row0, rows, grids, cellsComputed };
+}
