@@ -5,10 +5,11 @@
  * precompute kernel (precompute-row.ts) is differentially tested against it, and the precompute benchmark compares the
  * two. Each chunk of every field is read once.
  */
-import type { HourlyField } from '../store/dataset-types.js';
+import type { Calendar } from '../stats/calendar.js';
+import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import { datasetEncodings } from './kernel-run.js';
-import { emptyGrids } from './precompute-publish.js';
+import { emptyGrids, type PrecomputeGrids } from './precompute-publish.js';
 import type { PrecomputeRowValue } from './protocol.js';
 import type { StatsKernel } from './stats-kernel.js';
 
@@ -18,6 +19,27 @@ const ONE_CELL = Uint8Array.of(1);
 function num(block: object | undefined, key: string): number {
   const v = (block as Record<string, unknown> | undefined)?.[key];
   return typeof v === 'number' ? v : Number.NaN;
+}
+
+/**
+ * The grid values of one cell from its year of raw values (`series`, one Int16Array of `hours` per field): one
+ * statistics-kernel computation, the blocks, then the grids' fields read from them (NaN where absent or null).
+ */
+export function cellGridValuesPerCell(
+  kernel: StatsKernel, series: Readonly<Partial<Record<HourlyField, Int16Array>>>, fields: readonly HourlyField[],
+  encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>, calendar: Calendar, grids: PrecomputeGrids, at: number,
+): void {
+  kernel.begin(calendar.hours, fields, encodings, calendar);
+  kernel.addChunk(series, ONE_CELL);
+  const { air, wind, thermal } = kernel.finish();
+  grids.air_rating[at] = num(air, 'rating');
+  grids.air_score[at] = num(air, 'score');
+  grids.air_good_pct[at] = num(air, 'good_pct');
+  grids.wind_rating[at] = num(wind, 'rating');
+  grids.wind_score[at] = num(wind, 'score');
+  grids.thermal_rating[at] = num(thermal, 'rating');
+  grids.thermal_score[at] = num(thermal, 'score');
+  grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
 }
 
 /** Computes every outdoor cell of chunk row `chunkRow`, one statistics-kernel computation per cell. */
@@ -46,18 +68,7 @@ export async function precomputeRowPerCell(
           const dst = series[f];
           for (let t = 0; t < hours; t++) dst[t] = src[t * plane + offset];
         });
-        kernel.begin(hours, fields, encodings, ds.calendar);
-        kernel.addChunk(series, ONE_CELL);
-        const { air, wind, thermal } = kernel.finish();
-        const at = r * grid.nx + col;
-        grids.air_rating[at] = num(air, 'rating');
-        grids.air_score[at] = num(air, 'score');
-        grids.air_good_pct[at] = num(air, 'good_pct');
-        grids.wind_rating[at] = num(wind, 'rating');
-        grids.wind_score[at] = num(wind, 'score');
-        grids.thermal_rating[at] = num(thermal, 'rating');
-        grids.thermal_score[at] = num(thermal, 'score');
-        grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
+        cellGridValuesPerCell(kernel, series, fields, encodings, ds.calendar, grids, r * grid.nx + col);
         cellsComputed++;
       }
     }

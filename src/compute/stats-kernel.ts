@@ -56,6 +56,8 @@ export class StatsKernel {
   #c: Computation | undefined;
   /** The calendar currently in memory and where, so a dataset's calendar is copied once. */
   #loaded: { calendar: Calendar; at: number } | undefined;
+  /** The results area of the last `finish`. */
+  #results: Float64Array | undefined;
 
   /** Wraps an instance's exports; prefer `loadStatsKernel`. */
   constructor(exports: StatsExports, variant: StatsVariant) {
@@ -184,6 +186,15 @@ export class StatsKernel {
     this.#x.merge_records(c.regions.acc, src, c.hours);
   }
 
+  /**
+   * The unrounded phase-B results area (layout `R` of kernel-layout.ts) of the last `finish`, for diagnostics and the
+   * precompute kernel's differential test; slots of metrics the computation did not hold are stale.
+   */
+  results(): Float64Array {
+    if (this.#results === undefined) throw new ValidationError('No results: call finish() first.');
+    return this.#results;
+  }
+
   /** Ends the running computation; chunks are refused until the next `begin`. */
   discard(): void {
     this.#c = undefined;
@@ -198,6 +209,7 @@ export class StatsKernel {
       g.results,
     );
     const r = new Float64Array(this.#x.memory.buffer, g.results, R.COUNT).slice();
+    this.#results = r;
     const air = c.metrics & METRIC.AIR ? airBlockFromResults(r, options.airBenchmark) : undefined;
     const wind = c.metrics & METRIC.WIND ? windBlockFromResults(r) : undefined;
     const thermal = c.metrics & METRIC.THERMAL ? thermalBlockFromResults(r, options.citySummerNightMeanUtciC) : undefined;

@@ -1,0 +1,220 @@
+/**
+ * Differential tests of the precompute kernel (SIMD and scalar builds) against its oracle, the statistics kernel run
+ * cell by cell as the precompute first did (`cellGridValuesPerCell`, precompute-row-per-cell.ts): every value of every
+ * precomputed grid must be the same float32, bit for bit. Random blocks cover fill values (also inside the valid
+ * range), NO2 ≤ 0 and negative particulates, values on every class and band bound, constant runs that tie seasons
+ * and pollutants, fully missing hours and fully missing cells, 1 to 130 cells dealt into chunks of 1, 7, 8, 64 or 65
+ * cells with unselected junk, the datasets' encodings and exactly decoded ones, and Brussels years with DST (2023,
+ * leap 2024), New York and UTC; a long series checks the int16 counters across blocks of hours.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { R, RA, RT, RW } from '../../src/compute/kernel-layout.js';
+import { CR } from '../../src/compute/precompute-layout.js';
+import { loadPrecomputeKernel, type PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
+import { emptyGrids, PRECOMPUTE_GRIDS, publishCell, type PrecomputeGrids } from '../../src/compute/precompute-publish.js';
+import { cellGridValuesPerCell } from '../../src/compute/precompute-row-per-cell.js';
+import { loadStatsKernel, type StatsKernel } from '../../src/compute/stats-kernel.js';
+import type { Calendar } from '../../src/stats/calendar.js';
+import { buildCalendar } from '../../src/stats/calendar.js';
+import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';
+import { createRandom } from '../../src/util/random.js';
+import {
+  calendarFor, EXACT_ENCODINGS, makeBlock, ODD_FILL_ENCODINGS, type BlockRecipe, type Encodings, type RawBlock,
+} from './kernel-fixtures.js';
+
+/** Fixed seed: the properties explore many inputs but every run is the same run. */
+const RUNS = { numRuns: 60, seed: 20_240_229 };
+/** Cell-hours per case (the oracle runs a full phase B per cell). */
+const BUDGET = 150_000;
+
+let oracle: StatsKernel;
+let kernels: PrecomputeKernel[] = [];
+beforeAll(async () => {
+  oracle = await loadStatsKernel();
+  kernels = [await loadPrecomputeKernel(), await loadPrecomputeKernel({ simd: false })];
+});
+
+const zones = [[2023, 'Europe/Brussels'], [2024, 'Europe/Brussels'], [2024, 'America/New_York'], [2023, 'UTC']] as const;
+const encodingSets: readonly Encodings[] = [FIELD_ENCODINGS, EXACT_ENCODINGS, ODD_FILL_ENCODINGS];
+
+const caseArb = fc.record({
+  seed: fc.integer(),
+  nCells: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 9 }), fc.constantFrom(16, 63, 64, 65, 130)),
+  hours: fc.oneof(fc.constant(8784), fc.integer({ min: 1, max: 8784 })),
+  zone: fc.constantFrom(...zones),
+  fields: fc.subarray([...HOURLY_FIELDS], { minLength: 1 }),
+  missing: fc.constantFrom(0, 0.03, 0.3, 0.9, 1),
+  missingHours: fc.constantFrom(0, 0.02, 0.2),
+  style: fc.constantFrom('wide', 'edges', 'ties'),
+  encodings: fc.constantFrom(...encodingSets),
+  chunkCells: fc.constantFrom(1, 7, 8, 64, 65),
+  junk: fc.constantFrom(0, 0.3),
+}).map((r) => {
+  const full = r.zone[0] === 2024 ? 8784 : 8760;
+  const hours = Math.max(1, Math.min(r.hours, full, Math.floor(BUDGET / r.nCells)));
+  const recipe: BlockRecipe = { ...r, hours };
+  return { ...r, recipe, calendar: calendarFor(r.zone[0], hours, r.zone[1]) };
+});
+
+/** Cell `c`'s year of raw values per field. */
+function cellSeries(block: RawBlock, c: number): Partial<Record<HourlyField, Int16Array>> {
+  const out: Partial<Record<HourlyField, Int16Array>> = {};
+  for (const [field, raw] of Object.entries(block.raw) as [HourlyField, Int16Array][]) {
+    out[field] = Int16Array.from({ length: block.hours }, (_, h) => raw[h * block.nCells + c]);
+  }
+  return out;
+}
+
+/** What both sides computed: the grids, and per cell the unrounded figures behind them. */
+interface Outcome {
+  readonly grids: PrecomputeGrids;
+  /** Per cell: the statistics kernel's results area (oracle) or the precompute kernel's result row. */
+  readonly figures: Float64Array[];
+}
+
+/** The oracle: one statistics-kernel computation per cell. */
+function oracleRun(block: RawBlock, encodings: Encodings, calendar: Calendar): Outcome {
+  const grids = emptyGrids(block.nCells);
+  const fields = Object.keys(block.raw) as HourlyField[];
+  const figures: Float64Array[] = [];
+  for (let c = 0; c < block.nCells; c++) {
+    cellGridValuesPerCell(oracle, cellSeries(block, c), fields, encodings, calendar, grids, c);
+    figures.push(oracle.results());
+  }
+  return { grids, figures };
+}
+
+/**
+ * The precompute kernel: the block's cells dealt into chunks of `chunkCells` slots, a share `junk` of them unselected
+ * slots holding random int16 (which must not leak into any selected cell), one `run` per chunk.
+ */
+function kernelRun(
+  kernel: PrecomputeKernel, block: RawBlock, encodings: Encodings, calendar: Calendar, chunkCells: number, junk: number,
+  seed: number,
+): Outcome {
+  const fields = Object.keys(block.raw) as HourlyField[];
+  const { hours, nCells } = block;
+  const rng = createRandom(seed).fork('precompute-chunks');
+  const grids = emptyGrids(nCells);
+  const figures: Float64Array[] = new Array(nCells);
+  kernel.begin(hours, fields, encodings, calendar);
+  let next = 0;
+  while (next < nCells) {
+    const mask = new Uint8Array(chunkCells);
+    const source = new Int32Array(chunkCells).fill(-1);
+    for (let slot = 0; slot < chunkCells; slot++) {
+      if (next < nCells && rng.next() >= junk) {
+        mask[slot] = 1;
+        source[slot] = next++;
+      }
+    }
+    for (const field of fields) {
+      const view = kernel.chunkView(field, chunkCells);
+      const raw = block.raw[field] as Int16Array;
+      for (let h = 0; h < hours; h++) {
+        for (let slot = 0; slot < chunkCells; slot++) {
+          const c = source[slot];
+          view[h * chunkCells + slot] = c >= 0 ? raw[h * nCells + c] : rng.int(65536) - 32768;
+        }
+      }
+    }
+    const results = kernel.run(mask);
+    for (let slot = 0; slot < chunkCells; slot++) {
+      const row = results.slice(slot * CR.COUNT, (slot + 1) * CR.COUNT);
+      if (source[slot] < 0) {
+        expect(row.every(Number.isNaN)).toBe(true);
+        continue;
+      }
+      publishCell(results, slot * CR.COUNT, grids, source[slot]);
+      figures[source[slot]] = row;
+    }
+  }
+  return { grids, figures };
+}
+
+/** The figures compared: (precompute result slot, statistics results slot) per metric, after the metric's flag. */
+const FIGURES: readonly (readonly [flag: readonly [number, number], pairs: readonly (readonly [number, number])[], fields: readonly HourlyField[]])[] = [
+  [[CR.AIR, R.AIR + RA.PRESENT], [
+    [CR.AIR_GOOD_PCT, R.AIR + RA.GOOD_PCT], [CR.AIR_RATING, R.AIR + RA.RATING],
+    ...[0, 1, 2].map((p) => [CR.AIR_SUBSCORE + p, R.AIR + RA.SUBSCORE + p] as const),
+  ], ['no2', 'pm25', 'pm10']],
+  [[CR.WIND, R.WIND + RW.PRESENT], [[CR.WIND_SCORE, R.WIND + RW.SCORE], [CR.WIND_RATING, R.WIND + RW.RATING]], ['ucomfort', 'ugust']],
+  [[CR.THERMAL, R.THERMAL + RT.PRESENT], [
+    [CR.THERMAL_RATING, R.THERMAL + RT.RATING], [CR.NIGHT_MEAN, R.THERMAL + RT.NIGHT_MEAN],
+    ...[0, 1, 2, 3].map((s) => [CR.THERMAL_SUBSCORE + s, R.THERMAL + RT.SUBSCORE + s] as const),
+  ], ['utci']],
+];
+
+/**
+ * The unrounded figures bit for bit (rounding would hide a difference that only sometimes reaches a published
+ * decimal): each metric's "block exists" flag, and when it exists every figure behind the grids.
+ */
+function expectSameFigures(got: readonly Float64Array[], want: readonly Float64Array[], fields: readonly HourlyField[]): void {
+  want.forEach((ref, c) => {
+    for (const [[flag, refFlag], pairs, metricFields] of FIGURES) {
+      if (!metricFields.some((f) => fields.includes(f))) continue;
+      const same = (slot: number, refSlot: number): void => {
+        if (!Object.is(got[c][slot], ref[refSlot])) expect.fail(`cell ${c} slot ${slot}: precompute ${got[c][slot]}, oracle ${ref[refSlot]}`);
+      };
+      same(flag, refFlag);
+      if (ref[refFlag] === 1) for (const [slot, refSlot] of pairs) same(slot, refSlot);
+    }
+  });
+}
+
+/** Every grid equal as float32 bit patterns (NaN included). */
+function expectSameGrids(got: PrecomputeGrids, want: PrecomputeGrids): void {
+  for (const g of PRECOMPUTE_GRIDS) {
+    const a = new Uint32Array(got[g].buffer);
+    const b = new Uint32Array(want[g].buffer);
+    for (let i = 0; i < b.length; i++) {
+      if (a[i] !== b[i]) expect.fail(`${g} of cell ${i}: precompute kernel ${got[g][i]}, oracle ${want[g][i]}`);
+    }
+  }
+}
+
+describe('precompute kernel vs the statistics kernel cell by cell', () => {
+  it('gives bit-identical figures and grid values on random blocks', () => {
+    fc.assert(
+      fc.property(caseArb, (k) => {
+        const block = makeBlock(k.recipe, k.encodings);
+        const want = oracleRun(block, k.encodings, k.calendar);
+        for (const kernel of kernels) {
+          const got = kernelRun(kernel, block, k.encodings, k.calendar, k.chunkCells, k.junk, k.seed);
+          expectSameFigures(got.figures, want.figures, k.fields);
+          expectSameGrids(got.grids, want.grids);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('counts exactly across blocks of 32,767 hours (int16 counters flushed into int32 totals)', () => {
+    const hours = 40_000;
+    const calendar = buildCalendar(2023, hours, 'UTC');
+    for (const encodings of [FIELD_ENCODINGS, EXACT_ENCODINGS]) {
+      const block = makeBlock(
+        { seed: 11, hours, nCells: 9, fields: HOURLY_FIELDS, missing: 0.02, missingHours: 0.01, style: 'wide' }, encodings,
+      );
+      const want = oracleRun(block, encodings, calendar);
+      expect(want.grids.air_good_pct.some(Number.isFinite)).toBe(true);
+      for (const kernel of kernels) {
+        const got = kernelRun(kernel, block, encodings, calendar, 9, 0, 1);
+        expectSameFigures(got.figures, want.figures, HOURLY_FIELDS);
+        expectSameGrids(got.grids, want.grids);
+      }
+    }
+  });
+
+  it('gives no result for cells without data and none for unselected cells', () => {
+    const calendar = calendarFor(2023, 8760, 'Europe/Brussels');
+    const block = makeBlock(
+      { seed: 3, hours: 8760, nCells: 8, fields: HOURLY_FIELDS, missing: 1, missingHours: 0, style: 'wide' }, FIELD_ENCODINGS,
+    );
+    for (const kernel of kernels) {
+      const { grids } = kernelRun(kernel, block, FIELD_ENCODINGS, calendar, 8, 0, 1);
+      for (const g of PRECOMPUTE_GRIDS) expect(Array.from(grids[g]).every(Number.isNaN)).toBe(true);
+    }
+  });
+});
