@@ -43,7 +43,8 @@ export interface RegionShape {
   readonly needsFillBlock: boolean;
 }
 
-const align16 = (n: number): number => (n + 15) & ~15;
+/** `n` rounded up to a multiple of 16 (arithmetic, not bitwise: offsets may exceed 2³¹ before the limit check). */
+const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
 /** Lays the regions out from `heapBase`; pure arithmetic, checked against the wasm32 memory limit. */
 export function planRegions(heapBase: number, shape: RegionShape): KernelRegions {

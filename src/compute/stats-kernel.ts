@@ -117,7 +117,7 @@ export class StatsKernel {
   loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
     const bytes = this.chunkView(field, cells).byteLength;
     const c = this.#computation();
-    const src = (c.regions.end + 15) & ~15;
+    const src = c.regions.end;
     ensureMemory(this.#x.memory, src + bytes);
     try {
       zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
@@ -180,7 +180,7 @@ export class StatsKernel {
     if (!(records instanceof Uint32Array) || records.byteLength !== bytes) {
       throw new ValidationError(`Accumulator records must be ${bytes} bytes (${c.hours} hours), got ${records?.byteLength}.`);
     }
-    const src = (c.regions.end + 15) & ~15;
+    const src = c.regions.end;
     ensureMemory(this.#x.memory, src + bytes);
     new Uint32Array(this.#x.memory.buffer, src, records.length).set(records);
     this.#x.merge_records(c.regions.acc, src, c.hours);

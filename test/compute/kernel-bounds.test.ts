@@ -91,6 +91,11 @@ describe('statistics kernel boundary', () => {
     refused(() => kernel.addChunkViews(mask(CELLS + 1)), ValidationError);
   });
 
+  it('refuses a chunk too large for 32-bit memory before laying it out', () => {
+    kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
+    refused(() => kernel.chunkView('no2', 30_000_000), ValidationError);
+  });
+
   it('rejects a chunk whose −32768 cannot be told from a fill value inside the valid range', () => {
     const encodings = { ...FIELD_ENCODINGS, ucomfort: { ...FIELD_ENCODINGS.ucomfort, _FillValue: -9999 } };
     kernel.begin(HOURS, FIELDS, encodings, calendar);
