@@ -50,7 +50,8 @@ interface Computation {
   regions: Regions;
 }
 
-const align16 = (n: number): number => (n + 15) & ~15;
+/** `n` rounded up to a multiple of 16 (arithmetic, not bitwise: offsets may exceed 2³¹ before the limit check). */
+const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
 /** Lays the regions out: fixed blocks first (they never move), then the blocks that depend on the cell count. */
 function planRegions(heapBase: number, hours: number, cells: number, buffered: readonly HourlyField[], fill: boolean): Regions {
