@@ -24,6 +24,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   data: () => import('./data.js'),
   http: () => import('./http.js'),
   kernels: () => import('./kernels.js'),
+  precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
   tiles: () => import('./tiles.js'),
