@@ -109,15 +109,28 @@ export function createReportContentSource(deps: ReportContentDeps): ReportConten
       signal?.throwIfAborted();
       const coverage = resolveCoverage(request.lat, request.lon);
       if (coverage.kind === 'outside') throw new OutsideCoverageError('The location is outside every covered area.');
-      const statsRequest = statsRequestAt({ lat: request.lat, lon: request.lon, coverage }, request.radiusM);
-      const [stats, grid] = await Promise.allSettled([
-        raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, radius: request.radiusM }, key), signal),
-        grids.grid(statsRequest, signal),
-      ]);
-      if (stats.status === 'rejected') throw stats.reason;
-      if (grid.status === 'rejected') throw grid.reason;
-      const envelope = JSON.parse(stats.value.body) as Envelope & Record<string, unknown>;
-      return composeContent(request, key, envelope, grid.value, deps.clock.now());
+      const sampleWithin = async (radius: number | undefined): Promise<[HistoricalResult, SurroundingsGrid]> => {
+        const statsRequest = statsRequestAt({ lat: request.lat, lon: request.lon, coverage }, radius);
+        const [stats, grid] = await Promise.allSettled([
+          raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, ...(radius !== undefined ? { radius } : {}) }, key), signal),
+          grids.grid(statsRequest, signal),
+        ]);
+        if (stats.status === 'rejected') throw stats.reason;
+        if (grid.status === 'rejected') throw grid.reason;
+        return [stats.value, grid.value];
+      };
+      let sampled: [HistoricalResult, SurroundingsGrid];
+      try {
+        sampled = await sampleWithin(request.radiusM);
+      } catch (err) {
+        // Inside a building with no outdoor cell within the radius (the default 10 m included): a report, unlike a
+        // statistics request, is not refused for it after being accepted; it samples the nearest outdoor cells, as the
+        // live records do, and says so. Any other coverage failure fails again without the radius and is thrown.
+        if (!(err instanceof OutsideCoverageError)) throw err;
+        sampled = await sampleWithin(undefined);
+      }
+      const envelope = JSON.parse(sampled[0].body) as Envelope & Record<string, unknown>;
+      return composeContent(request, key, envelope, sampled[1], deps.clock.now());
     },
   };
 }

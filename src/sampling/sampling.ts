@@ -65,7 +65,8 @@ export function sampleCells(grid: GridGeometry, outdoor: Uint8Array, x: number, 
     });
     if (cells.length === 0) {
       throw new OutsideCoverageError(
-        `No outdoor grid cell lies within ${radius} m of the location (it is inside a building); ` +
+        `No outdoor grid cell centre lies within ${radius} m of the location` +
+          `${outdoor[flat] === 1 ? ` (its own cell is ${grid.resolution_m} m wide)` : ' (it is inside a building)'}; ` +
           'the radius is never widened. Use a larger radius or omit it to sample the nearest outdoor cells.',
       );
     }

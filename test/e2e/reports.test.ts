@@ -74,13 +74,18 @@ describe('reports over HTTP', () => {
     expect(e2e.server.reports.store.content(accepted.json.job_id)).toMatchObject({ location: { dataset: 'belgium_lowres' } });
   });
 
-  it('a job whose statistics cannot be computed fails with the reason', async () => {
-    // A 5 m radius around this point of the fixture holds no outdoor cell (it is inside a building): a permanent failure.
+  it('a radius holding no outdoor cell centre: the report samples as the statistics do without a radius, and says so', async () => {
+    // A 5 m radius around this point of the fixture holds no outdoor cell centre: GET /historical/stats refuses it ...
+    const statsKey = e2e.issue({ products: ['historical'] });
+    expectProblem(await e2e.get('/v1/historical/stats?lat=50.84675&lon=4.35224&radius=5', statsKey), 422, 'outside_coverage');
+    const unradiused = await e2e.get('/v1/historical/stats?lat=50.84675&lon=4.35224', statsKey);
+    // ... an accepted report does not fail for it: it uses the point rules (containing cell, or nearest outdoor cells).
     const accepted = await e2e.post('/v1/reports', { lat: 50.84675, lon: 4.35224, radius: 5 }, key);
     const done = await finished(e2e, accepted.json.job_id);
-    expect(done.json.status).toBe('failed');
-    expect(done.json.detail).toMatch(/outdoor/);
-    expectProblem(await e2e.get(`/v1/reports/${accepted.json.job_id}/download?format=html`, key), 404, 'not_found');
+    expect(done.json.status).toBe('completed');
+    expect(e2e.server.reports.store.content(accepted.json.job_id)).toMatchObject({
+      location: { sampling: unradiused.json.meta.sampling, nCells: unradiused.json.meta.n_cells },
+    });
   });
 
   it('bad bodies are problem documents, and nothing is created', async () => {

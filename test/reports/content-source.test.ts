@@ -95,6 +95,21 @@ describe('gathering report content from the fixture', () => {
     expect(await codeOf(source.gather(requestOf('brussels', 'en'), { ...keyWith(), cities: ['ghent'] }))).toBe('forbidden');
   });
 
+  it('samples the nearest outdoor cells, and says so, when the radius holds no outdoor cell (inside a building)', async () => {
+    // 29 m from the nearest outdoor cell centre of the fixture, so even the default 10 m holds none.
+    const inside = { ...requestOf('brussels', 'en'), lat: 50.845, lon: 4.35, radiusM: 10 };
+    // A statistics request with this radius is refused ...
+    expect(await codeOf(compute.computeStats({ dataset: 'brussels_extended', lat: inside.lat, lon: inside.lon, radius_m: 10 }))).toBe('outside_coverage');
+    // ... an accepted report is not: it uses the nearest outdoor cells, as GET /historical/stats does without a radius.
+    const content = (await source.gather(inside, keyWith())) as ReportContentV1;
+    expect(content.location.sampling).toBe('nearest_outdoor');
+    expect(content.location.distanceM).toBeGreaterThan(0);
+    const nearest = await compute.computeStats({ dataset: 'brussels_extended', lat: inside.lat, lon: inside.lon });
+    expect(content.location.nCells).toBe(nearest.n_cells);
+    expect(content.statistics.air).toEqual(nearest.blocks.air);
+    expect(content.surroundings.sampled.length).toBe(nearest.n_cells);
+  });
+
   it('stops waiting when the job is aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('job cancelled'));
