@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite talks to for real: GDAL (gdaltransform, gdal_translate) for the
 # projection control points and GeoTIFF import, and Debian's Python xarray/zarr/numpy for the cross-check that
-# xarray reads our datasets, and poppler-utils (pdfinfo, pdftotext, pdftoppm) for the checks of the PDF reports.
+# xarray reads our datasets, poppler-utils (pdfinfo, pdftotext, pdftoppm) for the checks of the PDF reports, DejaVu
+# fonts for rendered text, Chromium for the browser test of the map page, and nats-server (JetStream) for the cluster
+# tests.
 # Idempotent: does nothing when everything is present.
 set -euo pipefail
 
@@ -9,6 +11,9 @@ need=()
 command -v gdaltransform >/dev/null 2>&1 || need+=(gdal-bin)
 /usr/bin/python3 -c 'import xarray, zarr, numpy' >/dev/null 2>&1 || need+=(python3-xarray python3-zarr python3-numpy)
 { command -v pdfinfo && command -v pdftotext && command -v pdftoppm; } >/dev/null 2>&1 || need+=(poppler-utils)
+fc-list 2>/dev/null | grep -q 'DejaVuSans.ttf' || [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then

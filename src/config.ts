@@ -28,6 +28,16 @@ export interface DefaultLimits {
   readonly reportsPerDay: number;
 }
 
+/** The NATS JetStream cluster a node joins (`SVC_NATS_URL`); absent: the embedded default, one process, no NATS. */
+export interface NatsConfig {
+  /** `nats://host:port`, or several separated by commas. */
+  readonly url: string;
+  /** How long a worker may hold a task without acknowledging it or reporting progress before it is redelivered, ms. */
+  readonly ackWaitMs: number;
+  /** Deliveries of a task before it fails for good. */
+  readonly maxDeliver: number;
+}
+
 /** The whole, validated configuration of one service process. */
 export interface Config {
   readonly port: number;
@@ -86,6 +96,8 @@ export interface Config {
   readonly reportMaxAttempts: number;
   /** How long a status poll waits for the PDF rendering it started, ms (0: answer `pdf_pending` at once). */
   readonly reportPdfWaitMs: number;
+  /** The cluster this node joins; undefined: the embedded default. */
+  readonly nats: NatsConfig | undefined;
 }
 
 /** Environment variable names, one per setting (documented in docs/operations.md). */
@@ -120,6 +132,9 @@ export const ENV_VARS = {
   reportRenderThreads: 'SVC_REPORT_RENDER_THREADS',
   reportMaxAttempts: 'SVC_REPORT_MAX_ATTEMPTS',
   reportPdfWaitMs: 'SVC_REPORT_PDF_WAIT_MS',
+  natsUrl: 'SVC_NATS_URL',
+  natsAckWaitMs: 'SVC_NATS_ACK_WAIT_MS',
+  natsMaxDeliver: 'SVC_NATS_MAX_DELIVER',
 } as const;
 
 /** Shortest accepted `SVC_TILE_SECRET`, characters (a generated secret has 43: 256 random bits in base64url). */
@@ -203,6 +218,13 @@ function geocoderFrom(env: NodeJS.ProcessEnv, version: string, docsUrl: string |
   };
 }
 
+/** `SVC_NATS_URL` and its limits; undefined when the variable is unset or empty. */
+function natsFrom(env: NodeJS.ProcessEnv): NatsConfig | undefined {
+  const url = env[ENV_VARS.natsUrl]?.trim();
+  if (!url) return undefined;
+  return { url, ackWaitMs: intFrom(env, ENV_VARS.natsAckWaitMs, 30_000), maxDeliver: intFrom(env, ENV_VARS.natsMaxDeliver, 3) };
+}
+
 function validate(config: Config): Config {
   checkInt(ENV_VARS.port, config.port, 0, 65_535);
   if (config.host.trim() === '') fail(ENV_VARS.host, 'must not be empty', config.host);
@@ -248,6 +270,13 @@ function validate(config: Config): Config {
   checkInt(ENV_VARS.reportRenderThreads, config.reportRenderThreads, 1, 64);
   checkInt(ENV_VARS.reportMaxAttempts, config.reportMaxAttempts, 1, 100);
   checkInt(ENV_VARS.reportPdfWaitMs, config.reportPdfWaitMs, 0, 60_000);
+  if (config.nats !== undefined) {
+    for (const server of config.nats.url.split(',')) {
+      if (!/^(nats|tls):\/\/[^\s/]+$/.test(server.trim())) fail(ENV_VARS.natsUrl, 'must be nats://host:port (several separated by commas)', config.nats.url);
+    }
+    checkInt(ENV_VARS.natsAckWaitMs, config.nats.ackWaitMs, 1_000, 3_600_000);
+    checkInt(ENV_VARS.natsMaxDeliver, config.nats.maxDeliver, 1, 100);
+  }
   return config;
 }
 
@@ -289,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     reportRenderThreads: intFrom(env, ENV_VARS.reportRenderThreads, 1),
     reportMaxAttempts: intFrom(env, ENV_VARS.reportMaxAttempts, 5),
     reportPdfWaitMs: intFrom(env, ENV_VARS.reportPdfWaitMs, 1_000),
+    nats: natsFrom(env),
   };
   const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConfigOverrides;
   const limits = Object.fromEntries(Object.entries(given.limits ?? {}).filter(([, v]) => v !== undefined));
@@ -306,5 +336,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     publicUrl: config.publicUrl?.replace(/\/+$/, ''),
     limits: Object.freeze({ ...config.limits }),
     geocoder: Object.freeze({ ...config.geocoder }),
+    nats: config.nats === undefined ? undefined : Object.freeze({ ...config.nats }),
   });
 }
