@@ -26,8 +26,9 @@ describe('the link to NATS', () => {
 
   it('creates every stream, the workers consumer and every bucket, idempotently', async () => {
     const first = ClusterLink.start({ url: nats.url, name: 'test-1', ...OPTIONS });
-    const second = ClusterLink.start({ url: nats.url, name: 'test-2', ...OPTIONS, ackWaitMs: 7_000 });
     const conn = await first.ready();
+    // A second node, set up after the first, with another ack wait.
+    const second = ClusterLink.start({ url: nats.url, name: 'test-2', ...OPTIONS, ackWaitMs: 7_000 });
     await second.ready();
     const streams = (await conn.jsm.streams.names().next()).sort();
     expect(streams).toEqual(expect.arrayContaining([TASK_STREAM, RESULT_STREAM, `KV_${RATE_BUCKET}`, `OBJ_${REPORTS_OBJECT_BUCKET}`]));
