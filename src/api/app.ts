@@ -36,6 +36,7 @@ import { keyRoutes } from './routes/key.js';
 import { liveRoutes } from './routes/live.js';
 import { reportsRoutes } from './routes/reports.js';
 import { mapRoutes } from './routes/map.js';
+import { defaultMapPageOptions, mapPageRoutes, type MapPageOptions } from './routes/map-page.js';
 import { scalesRoutes } from './routes/scales.js';
 import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
@@ -66,6 +67,8 @@ export interface AppDeps {
   readonly reports?: ReportService;
   /** The map catalog and tiles; without it, /map… is not served. */
   readonly map?: MapService;
+  /** Where the map page's files and MapLibre are (default: public/map and the installed maplibre-gl); needs `map`. */
+  readonly mapPage?: MapPageOptions;
   /** Answer drawn tiles before routing (src/api/tile-fast-path.ts); default true. Tests turn it off to compare. */
   readonly tileFastPath?: boolean;
   /** Defaults to the system clock. */
@@ -170,5 +173,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     { prefix: '/v1' },
   );
   await app.register(docsRoutes, { docs, publish });
+  if (deps.map !== undefined) await app.register(mapPageRoutes, deps.mapPage ?? defaultMapPageOptions(config.publicUrl));
   return app;
 }

@@ -11,7 +11,7 @@ import { generatePreset } from '../../model/generate.js';
 import { presetPlans } from '../../model/presets.js';
 import { MANIFEST_FILE } from '../../store/chunk-manifest.js';
 import type { Command } from '../command.js';
-import { DEMO_KEY_FILE, ensureDemoKey, type DemoKey } from '../demo-key.js';
+import { DEMO_KEY_FILE, DEMO_PAGE_KEY_FILE, ensureDemoKey, ensureDemoPageKey, type DemoKey } from '../demo-key.js';
 import { SERVER_OPTIONS, serverConfig } from '../options.js';
 import { runServer, type Listening } from './serve.js';
 
@@ -20,7 +20,10 @@ const USAGE = `Usage: svc demo [--port N] [--host HOST] [--data DIR] [--db FILE]
 The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, and serves the API
 (as \`svc serve\`) with a demo secret key that has every product and metric. The key is made on the first start and
 kept in DIR/${DEMO_KEY_FILE} (readable only by you); later starts print the same key, or a new one, saying why, when
-the stored key no longer works (new database, deactivated, expired).`;
+the stored key no longer works (new database, deactivated, expired).
+
+It also prints the address of the map page with a publishable key (product map, allowed from the local origins the
+server answers at) in the URL fragment; that key is kept in DIR/${DEMO_PAGE_KEY_FILE} the same way.`;
 
 /** True when every demo dataset is present (its consolidated metadata exists). */
 async function demoDataPresent(dataDir: string): Promise<boolean> {
@@ -41,8 +44,20 @@ function shown(path: string): string {
   return rel !== '' && !rel.startsWith('..') ? rel : path;
 }
 
-/** The banner printed once the server listens: the demo key and how to use it. */
-export function demoBanner(demo: DemoKey, at: Listening): string {
+/** The map page's address with a publishable key in the fragment (never sent to a server, so never in a log). */
+export function mapPageUrl(origin: string, pageKey: string): string {
+  return `${origin}/map/#key=${pageKey}`;
+}
+
+/** The local origins a browser on this machine uses to reach the server at `origin` (both loopback names). */
+export function localOrigins(origin: string): string[] {
+  const url = new URL(origin);
+  const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+  return loopback ? [`${url.protocol}//127.0.0.1:${url.port}`, `${url.protocol}//localhost:${url.port}`] : [url.origin];
+}
+
+/** The banner printed once the server listens: the demo key and how to use it, and the map page's address. */
+export function demoBanner(demo: DemoKey, at: Listening, page?: DemoKey): string {
   const file = shown(demo.file);
   let intro: string;
   if (demo.outcome === 'replaced') intro = `The stored demo key no longer works (${demo.reason}); a new one was created and kept in ${file}:`;
@@ -59,6 +74,11 @@ export function demoBanner(demo: DemoKey, at: Listening): string {
     '  curl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"',
     '',
     `Every endpoint, with examples: ${at.docsUrl}`,
+    ...(page === undefined ? [] : [
+      '',
+      `Map page (publishable key for this origin, kept in ${shown(page.file)}${page.outcome === 'replaced' ? `; new: ${page.reason}` : ''}):`,
+      `  ${mapPageUrl(at.origin, page.key)}`,
+    ]),
     '',
   ].join('\n');
 }
@@ -87,6 +107,16 @@ export const demoCommand: Command = {
     } finally {
       db.close();
     }
-    return runServer(config, (at) => console.log(demoBanner(demo, at)));
+    // The page key's allowlist names the port, known only once the server listens.
+    return runServer(config, async (at) => {
+      const pageDb = openDatabase(config.dbFile);
+      let page: DemoKey;
+      try {
+        page = await ensureDemoPageKey(config.dataDir, new SqliteKeyStore(pageDb), localOrigins(at.origin), new Date());
+      } finally {
+        pageDb.close();
+      }
+      console.log(demoBanner(demo, at, page));
+    });
   },
 };

@@ -42,7 +42,7 @@ export interface Listening {
  * Serves the API with `config` until SIGINT or SIGTERM, then shuts down gracefully; returns the exit code. `banner`
  * may print more once the server listens (its address is known only then when the port is 0).
  */
-export async function runServer(config: Config, banner?: (at: Listening) => void): Promise<number> {
+export async function runServer(config: Config, banner?: (at: Listening) => void | Promise<void>): Promise<number> {
   const server = await createServer(config);
   const stopped = shutdownSignal();
   let address: string;
@@ -59,7 +59,12 @@ export async function runServer(config: Config, banner?: (at: Listening) => void
   if (server.app.docs.self && at.origin.includes('//localhost:') && config.host !== 'localhost') {
     console.log('(listening on every interface: set SVC_DOCS_URL to the address clients elsewhere use)');
   }
-  banner?.(at);
+  try {
+    await banner?.(at);
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
 
   const signal = await stopped;
   console.log(`${signal}: draining in-flight requests…`);

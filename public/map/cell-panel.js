@@ -1,0 +1,67 @@
+/**
+ * The panel of a clicked cell: the class the chosen scale gives it, each field of the layer with its label and unit
+ * (read from the TileJSON's field descriptions, "Label (unit): meaning"), the building there if any, and how to ask
+ * for the point's annual statistics. The key cannot travel in a link, so the panel gives the request as a command
+ * to run with one's own key rather than a link.
+ */
+import { classify } from './scale-style.js';
+
+/** Label and unit of each field, from a TileJSON vector layer's `fields` ("Label (unit): meaning"). */
+export function fieldInfo(vectorLayer) {
+  const info = {};
+  for (const [field, text] of Object.entries(vectorLayer?.fields ?? {})) {
+    const m = /^(.*?) \(([^)]*)\)(?::\s*(.*))?$/.exec(String(text));
+    info[field] = m ? { label: m[1], unit: m[2], meaning: m[3] ?? '' } : { label: field, unit: '', meaning: String(text) };
+  }
+  return info;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The statistics request for a point (coordinates rounded to 5 decimals, as the service rounds them). */
+export function statsPath(lngLat) {
+  return `/v1/historical/stats?lat=${lngLat.lat.toFixed(5)}&lon=${lngLat.lng.toFixed(5)}`;
+}
+
+/**
+ * Fills `body` for a click at `lngLat`: `data` and `building` are the properties found there (either may be
+ * undefined), `fields` the layer's field info, `scale` and `range` what colours the map. Returns the class shown.
+ */
+export function renderCell(body, { lngLat, data, building, fields, scale, range, layerName }) {
+  body.replaceChildren();
+  const cls = data === undefined ? undefined : classify(scale, data, range);
+  const head = el('div', 'cell-class');
+  if (cls) {
+    const sw = el('span', 'swatch');
+    sw.dataset.color = cls.color;
+    sw.style.backgroundColor = cls.color;
+    head.append(sw, el('span', 'cell-class-label', cls.label));
+  } else {
+    head.append(el('span', 'cell-class-label', building ? 'Building' : `No ${layerName} data here`));
+  }
+  body.append(head);
+
+  const table = el('dl', 'cell-values');
+  if (data) {
+    for (const [field, info] of Object.entries(fields)) {
+      if (data[field] === undefined) continue;
+      table.append(el('dt', '', info.label), el('dd', '', `${data[field]} ${info.unit}`.trim()));
+    }
+  }
+  if (building?.Height !== undefined) table.append(el('dt', '', 'Building height'), el('dd', '', `${building.Height} m`));
+  table.append(el('dt', '', 'Position'), el('dd', '', `${lngLat.lat.toFixed(5)}, ${lngLat.lng.toFixed(5)}`));
+  body.append(table);
+
+  const stats = el('div', 'cell-stats');
+  stats.append(el('p', 'hint', 'Annual statistics at this point (send your key in the header; it cannot go in a link):'));
+  const cmd = el('code', 'cell-command', `curl -H "Authorization: Bearer $KEY" "${location.origin}${statsPath(lngLat)}"`);
+  cmd.tabIndex = 0;
+  stats.append(cmd);
+  body.append(stats);
+  return cls;
+}

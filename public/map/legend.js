@@ -1,0 +1,81 @@
+/**
+ * The legend of the chosen scale, built from the scale the service publishes: a swatch list for class scales, a colour
+ * bar for gradients (flat bands, or stops interpolated across the hour's range on a relative scale), each colour a
+ * `.swatch` element carrying its colour in `data-color`, and the no-data colour last.
+ */
+import { effectiveRange, legendEntries } from './scale-style.js';
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function swatch(color) {
+  const node = el('span', 'swatch');
+  node.dataset.color = color;
+  node.style.backgroundColor = color;
+  return node;
+}
+
+const fmt = (v) => (Math.round(v * 10) / 10).toString();
+
+/** The gradient's bar and its end labels. */
+function gradientBar(scale, range) {
+  const wrap = el('div', 'legend-gradient');
+  const bar = el('div', 'legend-bar');
+  if (scale.interpolate) {
+    // One continuous bar, and the stops it interpolates between as marks beneath it.
+    bar.classList.add('interpolated');
+    bar.style.backgroundImage = `linear-gradient(to right, ${scale.classes.map((c) => `${c.color} ${c.bounds.from * 100}%`).join(', ')})`;
+    const marks = el('div', 'legend-stops');
+    for (const c of scale.classes) marks.append(swatch(c.color));
+    wrap.append(bar, marks);
+  } else {
+    for (const c of scale.classes) bar.append(swatch(c.color));
+    wrap.append(bar);
+  }
+  const ticks = el('div', 'legend-ticks');
+  const r = effectiveRange(scale, range);
+  const unit = scale.unit ? ` ${scale.unit}` : '';
+  if (r) {
+    ticks.append(el('span', '', `${fmt(r.min)}${unit}`), el('span', '', `${fmt((r.min + r.max) / 2)}${unit}`), el('span', '', `${fmt(r.max)}${unit}`));
+  } else {
+    const first = scale.classes[0].bounds.from;
+    const last = scale.classes[scale.classes.length - 1];
+    const top = last.bounds.to ?? last.bounds.from;
+    ticks.append(el('span', '', `${fmt(first)}`), el('span', '', `${fmt((first + top) / 2)}`), el('span', '', `≥ ${fmt(top)}${unit}`));
+  }
+  wrap.append(ticks);
+  if (scale.relative) {
+    wrap.append(el('p', 'legend-note', range ? "Relative to this hour's range across the city." : 'Fallback range: no range published for this hour.'));
+  }
+  return wrap;
+}
+
+/** Fills `container` with the legend of `scale` (`range`: the hour's published range, for relative scales). */
+export function renderLegend(container, scale, range) {
+  container.replaceChildren();
+  container.dataset.scale = scale.id;
+  const head = el('div', 'legend-head');
+  head.append(el('span', 'legend-name', scale.name));
+  if (scale.unit) head.append(el('span', 'legend-unit', scale.unit));
+  container.append(head);
+  if (scale.kind === 'gradient') {
+    container.append(gradientBar(scale, range));
+  } else {
+    const list = el('ul', 'legend-list');
+    for (const entry of legendEntries(scale).filter((e) => !e.noData)) {
+      const item = el('li');
+      item.append(swatch(entry.color), el('span', 'legend-label', entry.label));
+      list.append(item);
+    }
+    container.append(list);
+  }
+  const none = legendEntries(scale).find((e) => e.noData);
+  const noData = el('div', 'legend-nodata');
+  noData.append(swatch(none.color), el('span', 'legend-label', none.label));
+  container.append(noData);
+  if (scale.authority) container.append(el('p', 'legend-source', scale.authority));
+}
