@@ -11,7 +11,7 @@ export function fieldInfo(vectorLayer) {
   const info = {};
   for (const [field, text] of Object.entries(vectorLayer?.fields ?? {})) {
     const m = /^(.*?) \(([^)]*)\)(?::\s*(.*))?$/.exec(String(text));
-    info[field] = m ? { label: m[1], unit: m[2], meaning: m[3] ?? '' } : { label: field, unit: '', meaning: String(text) };
+    info[field] = m ? { label: m[1], unit: m[2].replace(/^degrees C$/, '°C'), meaning: m[3] ?? '' } : { label: field, unit: '', meaning: String(text) };
   }
   return info;
 }
@@ -64,4 +64,12 @@ export function renderCell(body, { lngLat, data, building, fields, scale, range,
   stats.append(cmd);
   body.append(stats);
   return cls;
+}
+
+/** A one-line summary for the map's popup: the class and the scale's fields with their units. */
+export function cellSummary({ data, building, fields, scale, range }) {
+  if (data === undefined) return building ? `Building${building.Height !== undefined ? `, ${building.Height} m` : ''}` : 'No data here';
+  const cls = classify(scale, data, range);
+  const values = scale.fields.filter((f) => data[f] !== undefined).map((f) => `${data[f]} ${fields[f]?.unit ?? ''}`.trim());
+  return values.length === 0 ? cls.label : `${cls.label} · ${values.join(', ')}`;
 }

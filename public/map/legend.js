@@ -42,10 +42,12 @@ function gradientBar(scale, range) {
   if (r) {
     ticks.append(el('span', '', `${fmt(r.min)}${unit}`), el('span', '', `${fmt((r.min + r.max) / 2)}${unit}`), el('span', '', `${fmt(r.max)}${unit}`));
   } else {
+    // Flat bands: the first lower bound, the middle, and the top of the last band (its width again when open-ended).
     const first = scale.classes[0].bounds.from;
-    const last = scale.classes[scale.classes.length - 1];
-    const top = last.bounds.to ?? last.bounds.from;
-    ticks.append(el('span', '', `${fmt(first)}`), el('span', '', `${fmt((first + top) / 2)}`), el('span', '', `≥ ${fmt(top)}${unit}`));
+    const n = scale.classes.length;
+    const last = scale.classes[n - 1].bounds;
+    const top = last.to ?? (n > 1 ? 2 * last.from - scale.classes[n - 2].bounds.from : last.from);
+    ticks.append(el('span', '', fmt(first)), el('span', '', fmt((first + top) / 2)), el('span', '', `${last.to === null ? '≥ ' : ''}${fmt(top)}${unit}`));
   }
   wrap.append(ticks);
   if (scale.relative) {
@@ -77,5 +79,5 @@ export function renderLegend(container, scale, range) {
   const noData = el('div', 'legend-nodata');
   noData.append(swatch(none.color), el('span', 'legend-label', none.label));
   container.append(noData);
-  if (scale.authority) container.append(el('p', 'legend-source', scale.authority));
+  if (scale.authority) container.append(el('p', 'legend-source', `Scale: ${scale.authority}`));
 }

@@ -9,7 +9,7 @@
  * `data-idle-seq` counts the map's idle events after a change; `window.__map` is the MapLibre map.
  */
 import { absolute, getJson, keyFromFragment } from './api.js';
-import { fieldInfo, renderCell } from './cell-panel.js';
+import { cellSummary, fieldInfo, renderCell } from './cell-panel.js';
 import { renderLegend } from './legend.js';
 import { DATA_LAYERS, MapView } from './map-view.js';
 import { colorExpression } from './scale-style.js';
@@ -29,6 +29,8 @@ const state = {
   key: undefined, scales: new Map(), views: [], catalog: undefined, steps: [], step: 0, layer: undefined,
   viewOf: {}, scaleOf: {}, tilejson: new Map(), fields: {}, view: undefined, idleSeq: 0, applySeq: 0,
   timer: undefined, refreshing: undefined, lastRefresh: 0, popup: undefined,
+  /** Sources to make anew on their next use: their URLs were signed again. */
+  renew: new Set(),
 };
 
 // ---- status -------------------------------------------------------------------------------------------------------
@@ -98,6 +100,7 @@ function refresh() {
     try {
       setCatalog(await getJson(`/v1/map/${CITY}`, state.key));
       clearProblem();
+      state.renew = new Set(['buildings', ...DATA_LAYERS]);
       await showBuildings();
       await apply();
     } catch (err) {
@@ -120,7 +123,7 @@ function currentScale() {
 async function showBuildings() {
   const link = state.catalog.static?.buildings?.tilejson;
   if (link === undefined) return;
-  state.view.setBuildings(await tilejson(link));
+  state.view.setBuildings(await tilejson(link), state.renew.delete('buildings'));
   state.view.setBuildingsVisible($('buildings-toggle').checked);
 }
 
@@ -139,7 +142,7 @@ async function apply() {
   }
   if (seq !== state.applySeq) return;
   state.fields = fieldInfo(doc?.vector_layers?.[0]);
-  state.view.showData(state.layer, doc, colorExpression(scale, entry?.range));
+  state.view.showData(state.layer, doc, colorExpression(scale, entry?.range), doc !== undefined && state.renew.delete(state.layer));
   renderLegend($('legend'), scale, entry?.range);
   $('time-label').textContent = step ? step.label : 'No timestep';
   $('time-label').classList.toggle('empty', entry === undefined);
@@ -213,19 +216,36 @@ function buildControls() {
 function onClick(e) {
   const { data, building } = state.view.featuresAt(e.point);
   const entry = state.steps[state.step]?.layers[state.layer];
-  const cls = renderCell($('cell-body'), {
-    lngLat: e.lngLat, data, building, fields: state.fields, scale: currentScale(), range: entry?.range, layerName: LAYER_NAMES[state.layer].toLowerCase(),
-  });
+  const cell = { lngLat: e.lngLat, data, building, fields: state.fields, scale: currentScale(), range: entry?.range, layerName: LAYER_NAMES[state.layer].toLowerCase() };
+  renderCell($('cell-body'), cell);
   $('cell-panel').hidden = false;
+  $('cell-panel').scrollIntoView({ block: 'nearest' });
   const text = document.createElement('strong');
-  text.textContent = cls ? cls.label : building ? `Building${building.Height !== undefined ? `, ${building.Height} m` : ''}` : 'No data here';
+  text.textContent = cellSummary(cell);
   state.popup?.remove();
   state.popup = new Popup({ closeButton: false, offset: 8 }).setLngLat(e.lngLat).setDOMContent(text).addTo(state.view.map);
 }
 
-/** A map error: a tile's 401 means the URLs expired (refresh once); anything else is shown with its problem. */
+/** The `exp` and `sig` of a URL, as one string. */
+function signature(url) {
+  const query = new URL(url, location.href).searchParams;
+  return `${query.get('exp')}|${query.get('sig')}`;
+}
+
+/** Whether a tile URL was signed by an older catalog than the sources now use (its answer no longer matters). */
+function stale(url) {
+  if (typeof url !== 'string') return false;
+  const current = ['buildings', ...DATA_LAYERS.map((l) => `${l}-data`)].map((id) => state.view.map.getSource(id)?.tiles?.[0]).filter(Boolean);
+  return !current.some((template) => signature(template) === signature(url));
+}
+
+/**
+ * A map error: a tile's 401 means the URLs expired, so the catalog is fetched again (at most once in
+ * REFRESH_GAP_MS; answers to URLs already replaced are ignored); anything else is shown with its problem.
+ */
 async function onMapError(e) {
   const err = e.error ?? {};
+  if (err.status === 401 && (state.refreshing || stale(err.url))) return undefined;
   if (err.status === 401 && Date.now() - state.lastRefresh > REFRESH_GAP_MS) return refresh();
   let problem = {};
   try {

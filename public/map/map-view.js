@@ -47,12 +47,21 @@ export class MapView {
     this.map.addLayer({ id: 'boundary-line', type: 'line', source: 'boundary', paint: { 'line-color': '#475569', 'line-width': 1.5, 'line-dasharray': [3, 2] } });
   }
 
-  /** Sets (or replaces) the tiles of source `id` from a TileJSON document; true when it was created now. */
-  #feed(id, tilejson) {
+  /**
+   * Sets the tiles of source `id` from a TileJSON document; true when the source was (re)created now, and its layers
+   * must be added. `renew`: drop the source and its layers and make them again rather than swap the template in place
+   * (MapLibre can leave tiles still loading from the old template waiting for ever when the template changes under
+   * them, which is what happens when URLs expire while tiles are in flight).
+   */
+  #feed(id, tilejson, renew) {
     const source = this.map.getSource(id);
-    if (source) {
-      source.setTiles(tilejson.tiles);
+    if (source && !renew) {
+      if (source.tiles?.[0] !== tilejson.tiles[0]) source.setTiles(tilejson.tiles);
       return false;
+    }
+    if (source) {
+      for (const layer of this.map.getStyle().layers.filter((l) => l.source === id)) this.map.removeLayer(layer.id);
+      this.map.removeSource(id);
     }
     this.map.addSource(id, {
       type: 'vector', tiles: tilejson.tiles, minzoom: tilejson.minzoom, maxzoom: tilejson.maxzoom,
@@ -61,9 +70,9 @@ export class MapView {
     return true;
   }
 
-  /** Shows the buildings of a TileJSON document as extrusions (heights in metres). */
-  setBuildings(tilejson) {
-    if (!this.#feed('buildings', tilejson)) return;
+  /** Shows the buildings of a TileJSON document as extrusions (heights in metres); `renew` as for `showData`. */
+  setBuildings(tilejson, renew = false) {
+    if (!this.#feed('buildings', tilejson, renew)) return;
     this.map.addLayer({
       id: 'buildings-3d', type: 'fill-extrusion', source: 'buildings', 'source-layer': tilejson.vector_layers[0].id,
       paint: {
@@ -82,9 +91,10 @@ export class MapView {
 
   /**
    * Shows data layer `layer` from a TileJSON document coloured by `color` (a MapLibre expression); the other data
-   * layers are hidden. `tilejson` undefined: the layer has no data at this step, nothing is shown.
+   * layers are hidden. `tilejson` undefined: the layer has no data at this step, nothing is shown. `renew`: the URLs
+   * were signed again; the source is made anew.
    */
-  showData(layer, tilejson, color) {
+  showData(layer, tilejson, color, renew = false) {
     for (const other of DATA_LAYERS) {
       if (other !== layer && this.map.getLayer(fillId(other))) this.map.setLayoutProperty(fillId(other), 'visibility', 'none');
     }
@@ -93,11 +103,13 @@ export class MapView {
       if (this.map.getLayer(fillId(layer))) this.map.setLayoutProperty(fillId(layer), 'visibility', 'none');
       return;
     }
-    if (this.#feed(`${layer}-data`, tilejson)) {
+    if (this.#feed(`${layer}-data`, tilejson, renew)) {
       this.map.addLayer({
         id: fillId(layer), type: 'fill', source: `${layer}-data`, 'source-layer': tilejson.vector_layers[0].id,
         paint: { 'fill-color': color, 'fill-opacity': 0.88, 'fill-antialias': false },
       }, this.map.getLayer('boundary-line') ? 'boundary-line' : undefined);
+      // Data below the outline and the buildings, whichever came first.
+      if (this.map.getLayer('buildings-3d')) this.map.moveLayer('buildings-3d');
     } else {
       this.map.setPaintProperty(fillId(layer), 'fill-color', color);
     }
