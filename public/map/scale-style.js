@@ -7,6 +7,7 @@
  * - `classes[].when`: the highest class value whose rule holds (a rule on a missing field does not hold);
  * - `classes[].bounds` on a `classes` scale: exclusive lower, inclusive upper bound; at or below the lowest bound the
  *   first class, above the last the last class;
+ * - a concentration (air) below zero, or at zero where `zero_means_missing`, is no reading, as the service reads it;
  * - `gradient`: lower-inclusive flat bands, or stops to interpolate between when `interpolate` is true; on a
  *   `relative` scale the stops are positions 0 to 1 in the range the catalog publishes for the hour (`fallback_range`
  *   without one).
@@ -79,7 +80,7 @@ export function colorExpression(scale, range) {
   }
   const field = scaleField(scale);
   const v = num(field);
-  const missing = scale.zero_means_missing ? ['any', ['!', has(field)], ['<=', v, 0]] : ['!', has(field)];
+  const missing = ['any', ['!', has(field)], ...(scale.zero_means_missing ? [['<=', v, 0]] : scale.metric === 'air' ? [['<', v, 0]] : [])];
   if (scale.kind === 'gradient') {
     const at = stops(scale, range);
     const colors = scale.classes.map((c) => c.color);
@@ -124,7 +125,7 @@ export function classify(scale, props, range) {
   const field = scaleField(scale);
   if (!present(props, field)) return none;
   const v = Number(props[field]);
-  if (scale.zero_means_missing && v <= 0) return none;
+  if (scale.zero_means_missing ? v <= 0 : scale.metric === 'air' && v < 0) return none;
   if (scale.kind === 'gradient') {
     const at = stops(scale, range);
     let i = 0;

@@ -52,6 +52,7 @@ describe('svc demo', () => {
 
   it('creates the demo key once, prints it again on the next start, and points at its own docs', async () => {
     let key = '';
+    let pageKeyFirst = '';
     const first = await demoRun(dir, async (banner) => {
       key = /^ {2}(svc_sk_[0-9A-Za-z]{32})$/m.exec(banner)![1]!;
       const base = /export BASE_URL=(http:\/\/127\.0\.0\.1:\d+)\/v1 KEY=/.exec(banner)![1]!;
@@ -62,12 +63,24 @@ describe('svc demo', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ label: 'demo', products: ['*'] });
       expect((await fetch(`${base}/docs`)).status).toBe(200);
+      // The map page, with a publishable key for this very origin in the fragment.
+      const [, pageUrl, pageKey] = /^ {2}(http:\/\/127\.0\.0\.1:\d+\/map\/)#key=(svc_pk_[0-9A-Za-z]{32})$/m.exec(banner)!;
+      expect(pageUrl).toBe(`${base}/map/`);
+      expect((await fetch(pageUrl!)).status).toBe(200);
+      const asPage = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base } });
+      expect(asPage.status).toBe(200);
+      const local = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base.replace('127.0.0.1', 'localhost') } });
+      expect(local.status).toBe(200);
+      const elsewhere = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: 'http://example.org' } });
+      expect(elsewhere.status).toBe(403);
+      pageKeyFirst = pageKey!;
     });
     expect(first).toContain('created now');
     expect((await stat(join(dir, 'demo-key'))).mode & 0o777).toBe(0o600);
 
     const second = await demoRun(dir, async () => undefined);
     expect(second).toContain(`  ${key}\n`);
+    expect(second).toContain(`/map/#key=${pageKeyFirst}\n`);
     expect(second).not.toContain('created now');
   });
 });

@@ -6,8 +6,8 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoBanner } from '../../src/cli/commands/demo.js';
-import { DEMO_KEY_FILE, ensureDemoKey } from '../../src/cli/demo-key.js';
+import { demoBanner, localOrigins, mapPageUrl } from '../../src/cli/commands/demo.js';
+import { DEMO_KEY_FILE, DEMO_PAGE_KEY_FILE, ensureDemoKey, ensureDemoPageKey } from '../../src/cli/demo-key.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
 
@@ -91,7 +91,55 @@ describe('ensureDemoKey', () => {
   });
 });
 
+describe('ensureDemoPageKey', () => {
+  const ORIGINS = ['http://127.0.0.1:8080', 'http://localhost:8080'];
+
+  it('creates a publishable key for the map alone, allowed from the local origins, kept private', async () => {
+    const page = await ensureDemoPageKey(dir, store, ORIGINS, NOW);
+    expect(page).toMatchObject({ outcome: 'created', file: join(dir, DEMO_PAGE_KEY_FILE) });
+    expect(page.key).toMatch(/^svc_pk_[0-9A-Za-z]{32}$/);
+    expect(await mode(page.file)).toBe(0o600);
+    expect(store.findByKey(page.key)).toMatchObject({ type: 'pk', label: 'demo map page', products: ['map'], origins: ORIGINS });
+  });
+
+  it('hands out the same key later, adding the origins of another port, and never touches the secret demo key', async () => {
+    const demo = await ensureDemoKey(dir, store, NOW);
+    const page = await ensureDemoPageKey(dir, store, ORIGINS, NOW);
+    const again = await ensureDemoPageKey(dir, store, ['http://127.0.0.1:9090', 'http://localhost:9090'], NOW);
+    expect(again).toEqual({ key: page.key, file: page.file, outcome: 'reused' });
+    expect(store.findByKey(page.key)!.origins).toEqual([...ORIGINS, 'http://127.0.0.1:9090', 'http://localhost:9090']);
+    expect(store.list()).toHaveLength(2);
+    expect((await ensureDemoKey(dir, store, NOW)).key).toBe(demo.key);
+  });
+
+  it('replaces a page key that no longer holds the map, or a file holding a secret key', async () => {
+    const page = await ensureDemoPageKey(dir, store, ORIGINS, NOW);
+    store.update(store.findByKey(page.key)!.id, { products: ['historical'] }, NOW);
+    const next = await ensureDemoPageKey(dir, store, ORIGINS, NOW);
+    expect(next).toMatchObject({ outcome: 'replaced', reason: 'it no longer holds the product map' });
+    const demo = await ensureDemoKey(dir, store, NOW);
+    await writeFile(join(dir, DEMO_PAGE_KEY_FILE), `${demo.key}\n`);
+    const fixed = await ensureDemoPageKey(dir, store, ORIGINS, NOW);
+    expect(fixed.outcome).toBe('replaced');
+    expect(fixed.key).toMatch(/^svc_pk_/);
+  });
+
+  it('names both loopback origins of a local server, only its own origin otherwise', () => {
+    expect(localOrigins('http://127.0.0.1:8080')).toEqual(ORIGINS);
+    expect(localOrigins('http://localhost:8080')).toEqual(ORIGINS);
+    expect(localOrigins('http://10.0.0.5:8080')).toEqual(['http://10.0.0.5:8080']);
+  });
+});
+
 describe('the demo banner', () => {
+  it('prints the map page with its key in the fragment', async () => {
+    const demo = await ensureDemoKey(dir, store, NOW);
+    const page = await ensureDemoPageKey(dir, store, ['http://127.0.0.1:8080'], NOW);
+    const banner = demoBanner(demo, { origin: 'http://127.0.0.1:8080', docsUrl: 'http://127.0.0.1:8080/docs' }, page);
+    expect(mapPageUrl('http://127.0.0.1:8080', page.key)).toBe(`http://127.0.0.1:8080/map/#key=${page.key}`);
+    expect(banner).toContain(`  http://127.0.0.1:8080/map/#key=${page.key}\n`);
+  });
+
   const at = { origin: 'http://127.0.0.1:8080', docsUrl: 'http://127.0.0.1:8080/docs' };
 
   it('prints the key, a first request against this server and the docs', async () => {
