@@ -172,6 +172,22 @@ describe.runIf(runs)('the map page in a browser', () => {
     await page.close();
   });
 
+  it('fetches the catalog again shortly before its URLs expire, keeping the view', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.clock.install();
+    await page.goto(`${e2e.base}/map/#key=${key}`);
+    await page.waitForFunction(() => document.documentElement.dataset.state === 'idle');
+    const center = await page.evaluate(() => (window as any).__map.getCenter().toArray());
+    const expires = Date.parse((await e2e.get('/v1/map/brussels', key)).json.meta.url_expires_utc);
+    const now = await page.evaluate(() => Date.now());
+    const catalog = page.waitForRequest((req) => new URL(req.url()).pathname === '/v1/map/brussels');
+    await after(page, () => page.clock.fastForward(expires - now - 60_000));
+    await catalog;
+    expect(await page.locator('#banner').isHidden()).toBe(true);
+    expect(await page.evaluate(() => (window as any).__map.getCenter().toArray())).toEqual(center);
+    await page.close();
+  });
+
   it('shows the problem of an invalid key, and asks for a key when there is none', async () => {
     const bad = 'svc_pk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     const expected = (await e2e.get('/v1/map/brussels', bad)).json;
