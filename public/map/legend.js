@@ -70,6 +70,7 @@ export function renderLegend(container, scale, range) {
     const list = el('ul', 'legend-list');
     for (const entry of legendEntries(scale).filter((e) => !e.noData)) {
       const item = el('li');
+      if (entry.explain) item.title = entry.explain;
       item.append(swatch(entry.color), el('span', 'legend-label', entry.label));
       list.append(item);
     }

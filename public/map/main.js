@@ -210,6 +210,7 @@ function buildControls() {
     settle();
   });
   syncControls();
+  $('controls').hidden = offered.length === 0;
   return offered.length > 0;
 }
 
@@ -281,6 +282,7 @@ async function start() {
     setCatalog(await getJson(`/v1/map/${CITY}`, state.key));
     state.view = await MapView.create($('map'), city.bbox);
     window.__map = state.view.map;
+    root.dataset.map = 'ready';
     state.view.setBoundary(city.boundary);
     state.view.map.on('error', (e) => void onMapError(e));
     state.view.map.on('click', onClick);

@@ -141,7 +141,8 @@ export function classify(scale, props, range) {
   return classes.find((c) => c.bounds.to === null || v <= c.bounds.to) ?? classes[classes.length - 1];
 }
 
-/** Legend entries: one `{color, label}` per class in display order, and the no-data colour last. */
+/** Legend entries: one `{color, label, explain}` per class in display order, and the no-data colour last. */
 export function legendEntries(scale) {
-  return [...scale.classes.map((c) => ({ color: c.color, label: c.label })), { color: noDataColor(scale), label: 'No data', noData: true }];
+  const explain = (c) => [c.condition, c.meaning].filter(Boolean).join(' — ');
+  return [...scale.classes.map((c) => ({ color: c.color, label: c.label, explain: explain(c) })), { color: noDataColor(scale), label: 'No data', noData: true }];
 }
