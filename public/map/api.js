@@ -45,6 +45,12 @@ export function keyFromFragment(hash) {
   return key ? key : undefined;
 }
 
+/** The city the page shows: `#city=<id>` in the fragment (lower-case id as in /v1/cities), else Brussels. */
+export function cityFromFragment(hash) {
+  const city = new URLSearchParams(hash.replace(/^#/, '')).get('city')?.trim();
+  return city && /^[a-z0-9-]{1,64}$/.test(city) ? city : 'brussels';
+}
+
 /** An absolute URL for a root-relative link of the API (MapLibre's worker has no page to resolve against). */
 export function absolute(link) {
   return new URL(link, location.href).href;

@@ -58,7 +58,14 @@ export function renderCell(body, { lngLat, data, building, fields, scale, range,
   body.append(table);
 
   const stats = el('div', 'cell-stats');
-  stats.append(el('p', 'hint', 'Annual statistics at this point (send your key in the header; it cannot go in a link):'));
+  const link = el('a', 'cell-link', `GET ${statsPath(lngLat)}`);
+  link.href = statsPath(lngLat);
+  link.target = '_blank';
+  link.rel = 'noopener';
+  const title = el('p', 'hint', 'Annual statistics at this point: ');
+  title.append(link);
+  stats.append(title);
+  stats.append(el('p', 'hint', 'It needs a key with product historical, sent in the Authorization header (a key never goes in a link):'));
   const cmd = el('code', 'cell-command', `curl -H "Authorization: Bearer $KEY" "${location.origin}${statsPath(lngLat)}"`);
   cmd.tabIndex = 0;
   stats.append(cmd);

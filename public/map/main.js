@@ -8,7 +8,7 @@
  * For tests and tools: `<html data-state>` is `loading`, `busy` (the map is drawing), `idle` or `error`;
  * `data-idle-seq` counts the map's idle events after a change; `window.__map` is the MapLibre map.
  */
-import { absolute, getJson, keyFromFragment } from './api.js';
+import { absolute, cityFromFragment, getJson, keyFromFragment } from './api.js';
 import { cellSummary, fieldInfo, renderCell } from './cell-panel.js';
 import { renderLegend } from './legend.js';
 import { DATA_LAYERS, MapView } from './map-view.js';
@@ -16,7 +16,8 @@ import { colorExpression } from './scale-style.js';
 import { catalogSteps, sameStep } from './timeline.js';
 import { Popup } from '%MAPLIBRE%/maplibre-gl.mjs';
 
-const CITY = 'brussels';
+/** The city shown: `#city=<id>` beside the key, default Brussels (the cities with a map: GET /v1/cities?product=map). */
+const CITY = cityFromFragment(location.hash);
 const LAYER_NAMES = { thermal: 'Thermal', wind: 'Wind', air: 'Air' };
 /** Fetch the catalog again this long before its URLs expire. */
 const REFRESH_BEFORE_MS = 120_000;

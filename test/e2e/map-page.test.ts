@@ -152,6 +152,7 @@ describe.runIf(runs)('the map page in a browser', () => {
     expect(labels).toContain(shown);
     expect(await page.textContent('#cell-body .cell-values')).toMatch(/Temperature UTCI-?\d+(\.\d)? °C/);
     expect(await page.textContent('#cell-body .cell-command')).toMatch(/\/v1\/historical\/stats\?lat=50\.\d{5}&lon=4\.\d{5}/);
+    expect(await page.getAttribute('#cell-body a.cell-link', 'href')).toMatch(/^\/v1\/historical\/stats\?lat=50\.\d{5}&lon=4\.\d{5}$/);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'click.png') });
     await page.close();
   });
