@@ -11,7 +11,7 @@
  */
 import { ServiceError } from '../errors.js';
 import type { Clock } from '../services/clock.js';
-import type { ReportJob, ReportJobQueue } from './job-types.js';
+import type { JobTransitions, ReportJob, ReportJobQueue } from './job-types.js';
 
 /**
  * Error codes worth another attempt: the back end or an upstream failed or did not answer in time (the seam's
@@ -43,17 +43,12 @@ export interface RunnerLogger {
 export type JobWork = (job: ReportJob, signal: AbortSignal) => Promise<boolean>;
 
 /** Options of the runner. */
-export interface JobRunnerOptions {
+export interface JobRunnerOptions extends RetryPolicy {
   readonly queue: ReportJobQueue;
   readonly work: JobWork;
   readonly clock: Clock;
   /** Jobs worked on at the same time. */
   readonly concurrency: number;
-  /** Claims of one job before a transient failure becomes permanent. */
-  readonly maxAttempts: number;
-  /** Back-off after the first failed attempt; doubled after each further one, up to `maxBackoffMs`. */
-  readonly backoffMs: number;
-  readonly maxBackoffMs: number;
   readonly logger?: RunnerLogger;
 }
 
@@ -149,7 +144,8 @@ export class JobRunner {
           this.#o.logger?.info({ jobId: job.id, attempts: job.attempts }, 'report job completed');
         }
       } catch (err) {
-        this.#failed(job, err, controller.signal.aborted);
+        await settleFailure({ transitions: this.#o.queue, policy: this.#o, clock: this.#o.clock, ...(this.#o.logger ? { logger: this.#o.logger } : {}) },
+          job, err, controller.signal.aborted);
       }
     })().finally(() => {
       this.#active.delete(job.id);
@@ -157,37 +153,58 @@ export class JobRunner {
     });
     this.#active.set(job.id, { controller, done });
   }
+}
 
-  #failed(job: ReportJob, err: unknown, aborted: boolean): void {
-    const { queue, clock, logger } = this.#o;
-    const now = clock.now();
-    if (aborted) {
-      queue.requeue(job.id, now, now);
-      return;
-    }
-    const code = err instanceof ServiceError ? err.code : 'internal_error';
-    const message = err instanceof Error ? err.message : String(err);
-    if (!TRANSIENT_CODES.has(code)) {
-      if (HIDDEN[code] !== undefined) logger?.error({ jobId: job.id, err }, 'report job failed');
-      else logger?.info({ jobId: job.id, code, detail: message }, 'report job failed');
-      const detail = HIDDEN[code] ?? (ADVICE[code] !== undefined ? `${message} ${ADVICE[code]}` : message);
-      this.#fail(job.id, shorten(detail), now);
-      return;
-    }
-    // Unexpected faults are the service's: their text stays in the log, the client reads a fixed sentence.
-    const safe = err instanceof ServiceError && code.startsWith('upstream_') ? message : 'An internal error occurred.';
-    if (job.attempts >= this.#o.maxAttempts) {
-      logger?.error({ jobId: job.id, err, attempts: job.attempts }, 'report job failed: attempts exhausted');
-      this.#fail(job.id, shorten(`The report could not be generated after ${job.attempts} attempts. ${safe}`), now);
-      return;
-    }
-    const delay = backoffDelay(job.attempts, this.#o.backoffMs, this.#o.maxBackoffMs);
-    logger?.warn({ jobId: job.id, err, attempts: job.attempts, retryInMs: delay }, 'report job failed; retrying later');
-    queue.requeue(job.id, now + delay, now, shorten(message));
-  }
+/** How often a job is tried and how long to wait between attempts. */
+export interface RetryPolicy {
+  /** Claims of one job before a transient failure becomes permanent. */
+  readonly maxAttempts: number;
+  /** Back-off after the first failed attempt; doubled after each further one, up to `maxBackoffMs`. */
+  readonly backoffMs: number;
+  readonly maxBackoffMs: number;
+}
 
-  #fail(id: string, detail: string, now: number): void {
-    const { queue } = this.#o;
-    if (!queue.advance(id, 'running', 'failed', now, { detail })) queue.advance(id, 'delivering', 'failed', now, { detail });
+/** What deciding on a failed attempt needs. */
+export interface FailureDeps {
+  readonly transitions: JobTransitions;
+  readonly policy: RetryPolicy;
+  readonly clock: Clock;
+  readonly logger?: RunnerLogger;
+}
+
+/**
+ * Decides what a failed attempt of a claimed job means (module comment) and records it: queued again (aborted, or a
+ * transient failure with attempts left, after the back-off) or failed with a short detail safe to show to the client.
+ * Shared by this runner and the task-queue runner of a cluster.
+ */
+export async function settleFailure(deps: FailureDeps, job: ReportJob, err: unknown, aborted: boolean): Promise<void> {
+  const { transitions: queue, clock, logger, policy } = deps;
+  const now = clock.now();
+  if (aborted) {
+    await queue.requeue(job.id, now, now);
+    return;
   }
+  const code = err instanceof ServiceError ? err.code : 'internal_error';
+  const message = err instanceof Error ? err.message : String(err);
+  if (!TRANSIENT_CODES.has(code)) {
+    if (HIDDEN[code] !== undefined) logger?.error({ jobId: job.id, err }, 'report job failed');
+    else logger?.info({ jobId: job.id, code, detail: message }, 'report job failed');
+    const detail = HIDDEN[code] ?? (ADVICE[code] !== undefined ? `${message} ${ADVICE[code]}` : message);
+    await failJob(queue, job.id, shorten(detail), now);
+    return;
+  }
+  // Unexpected faults are the service's: their text stays in the log, the client reads a fixed sentence.
+  const safe = err instanceof ServiceError && code.startsWith('upstream_') ? message : 'An internal error occurred.';
+  if (job.attempts >= policy.maxAttempts) {
+    logger?.error({ jobId: job.id, err, attempts: job.attempts }, 'report job failed: attempts exhausted');
+    await failJob(queue, job.id, shorten(`The report could not be generated after ${job.attempts} attempts. ${safe}`), now);
+    return;
+  }
+  const delay = backoffDelay(job.attempts, policy.backoffMs, policy.maxBackoffMs);
+  logger?.warn({ jobId: job.id, err, attempts: job.attempts, retryInMs: delay }, 'report job failed; retrying later');
+  await queue.requeue(job.id, now + delay, now, shorten(message));
+}
+
+async function failJob(queue: JobTransitions, id: string, detail: string, now: number): Promise<void> {
+  if (!(await queue.advance(id, 'running', 'failed', now, { detail }))) await queue.advance(id, 'delivering', 'failed', now, { detail });
 }

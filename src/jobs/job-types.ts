@@ -2,9 +2,16 @@
  * Report jobs and the seams they are kept behind. A job moves `queued → running → delivering → completed | failed`;
  * a transient failure puts it back to `queued` with a later `notBeforeMs`. The SQLite back end (sqlite-job-store.ts)
  * implements every seam over one database; a shared back end (NATS JetStream) implements the same four, so the
- * report service and the runner never know which one runs.
+ * report service and the runner never know which one runs. Every seam but the polling runner's (`claim`, `recover`)
+ * may answer asynchronously (`Awaitable`).
  */
 import type { ReportContent, ReportRequest } from '../reports/report-types.js';
+
+/**
+ * A value now or later: the SQLite back end answers synchronously, a shared back end over the network asynchronously;
+ * callers `await` either.
+ */
+export type Awaitable<T> = T | Promise<T>;
 
 /** Every state of a job, in the order a job passes through them. */
 export const JOB_STATES = ['queued', 'running', 'delivering', 'completed', 'failed'] as const;
@@ -74,21 +81,21 @@ export interface ReportAdmission {
    * In one step: an earlier job under the same idempotency key is replayed (same fingerprint) or refused (another
    * fingerprint); otherwise, if the day's quota has room, it is charged one report and the job created `queued`.
    */
-  accept(input: AcceptInput): AcceptOutcome;
+  accept(input: AcceptInput): Awaitable<AcceptOutcome>;
   /** Reports charged to the key on the UTC day (`YYYY-MM-DD`). */
-  quotaUsed(keyId: number, day: string): number;
+  quotaUsed(keyId: number, day: string): Awaitable<number>;
   /** The job an earlier accepted request with this idempotency key created, if any. */
-  idempotent(keyId: number, key: string): IdempotentRecord | undefined;
+  idempotent(keyId: number, key: string): Awaitable<IdempotentRecord | undefined>;
 }
 
 /** The read side of the API, and the PDF rendered later. */
 export interface ReportJobStore {
   /** The job, or undefined when there is none with this id. */
-  get(id: string): ReportJob | undefined;
+  get(id: string): Awaitable<ReportJob | undefined>;
   /** The stored content of a job; undefined before it was gathered or after retention ended. */
-  content(id: string): ReportContent | undefined;
+  content(id: string): Awaitable<ReportContent | undefined>;
   /** Records that the job's PDF file is written. */
-  markPdfReady(id: string, nowMs: number): void;
+  markPdfReady(id: string, nowMs: number): Awaitable<void>;
 }
 
 /** What a claim gives: a job now running, or when to look again (undefined: nothing is waiting). */
@@ -100,17 +107,24 @@ export interface JobAdvance {
   readonly detail?: string;
 }
 
-/** The runner's side: claim work, move it on, put it back. */
-export interface ReportJobQueue {
-  /** Claims the oldest due queued job (it becomes `running`, its attempts go up by one). */
-  claim(nowMs: number): Claim;
+/** Moving a claimed job on or back: what the work of a job and the decision on its failure need. */
+export interface JobTransitions {
   /**
    * Moves a job from `from` to `to` (with its content, or a failure detail), only if it is still in `from`; false when
    * it was not (another runner, or retention, moved it).
    */
-  advance(id: string, from: JobState, to: JobState, nowMs: number, changes?: JobAdvance): boolean;
+  advance(id: string, from: JobState, to: JobState, nowMs: number, changes?: JobAdvance): Awaitable<boolean>;
   /** Puts a running or delivering job back to `queued`, due at `notBeforeMs`; `error` is kept for operators. */
-  requeue(id: string, notBeforeMs: number, nowMs: number, error?: string): void;
+  requeue(id: string, notBeforeMs: number, nowMs: number, error?: string): Awaitable<void>;
+}
+
+/**
+ * The polling runner's side over a store it alone serves (SQLite): claim work synchronously, move it on, put it back.
+ * A shared back end hands jobs out through the task queue instead (src/cluster/report-tasks.ts).
+ */
+export interface ReportJobQueue extends JobTransitions {
+  /** Claims the oldest due queued job (it becomes `running`, its attempts go up by one). */
+  claim(nowMs: number): Claim;
   /** At start-up: every job left `running` or `delivering` by a stopped process is queued again (due now). */
   recover(nowMs: number): number;
 }
@@ -118,9 +132,9 @@ export interface ReportJobQueue {
 /** Retention: finished jobs whose files have reached the end of their life. */
 export interface ReportRetention {
   /** Ids of up to `limit` finished (completed or failed) jobs, finished at or before `beforeMs`, not yet expired. */
-  due(beforeMs: number, limit: number): string[];
+  due(beforeMs: number, limit: number): Awaitable<string[]>;
   /** Marks the job expired (its files deleted), drops its content and frees its idempotency key. */
-  markExpired(id: string, nowMs: number): void;
+  markExpired(id: string, nowMs: number): Awaitable<void>;
   /** Forgets quota counts of UTC days before `day` (`YYYY-MM-DD`); they can no longer matter. */
-  forgetQuotaBefore(day: string): void;
+  forgetQuotaBefore(day: string): Awaitable<void>;
 }

@@ -4,7 +4,7 @@
  * flushed too, so a process killed at any moment leaves either no file or the whole file, never part of one.
  * Temporaries a killed process left behind are removed when the store opens.
  */
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** An opened report file: its bytes as a stream and its size. */
 export interface OpenedReportFile {
-  readonly stream: ReadStream;
+  readonly stream: Readable;
   readonly size: number;
 }
 

@@ -77,16 +77,16 @@ export class RetentionSweeper {
     const now = clock.now();
     let expired = 0;
     for (;;) {
-      const ids = retention.due(now - REPORT_RETENTION_MS, BATCH);
+      const ids = await retention.due(now - REPORT_RETENTION_MS, BATCH);
       for (const id of ids) {
         await files.remove(id);
-        retention.markExpired(id, clock.now());
+        await retention.markExpired(id, clock.now());
         expired++;
       }
       if (ids.length < BATCH || this.#stopped) break;
     }
     // Quota counts of days before yesterday can no longer be charged or read.
-    retention.forgetQuotaBefore(new Date(now - 86_400_000).toISOString().slice(0, 10));
+    await retention.forgetQuotaBefore(new Date(now - 86_400_000).toISOString().slice(0, 10));
     if (expired > 0) this.#o.logger?.info({ expired }, 'report files deleted after retention');
     return expired;
   }

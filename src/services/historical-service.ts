@@ -21,7 +21,7 @@ import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from './clock.js';
 import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from './historical-answer.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';
-import { SingleFlight } from './single-flight.js';
+import { SingleFlight, type FlightGroup } from './single-flight.js';
 import { statsEnvelope } from './stats-envelope.js';
 import { toCachedStats, type CachedStats, type StatsCache } from './stats-cache.js';
 
@@ -63,6 +63,11 @@ export interface HistoricalServiceDeps {
   readonly logger?: ServiceLogger;
   /** Where damaged data met by a computation are recorded (and logged once per problem, not per request). */
   readonly damage?: DamageRegistry;
+  /**
+   * How identical computations are shared: within this process by default; a cluster shares them across API nodes
+   * (the claimant's `work` stores its result in the shared cache, where the others read it).
+   */
+  readonly flights?: FlightGroup<CachedStats>;
 }
 
 /** Codes a back end may raise that are about the request, not the back end; everything else is an upstream error. */
@@ -75,10 +80,11 @@ function formatDuration(ms: number): string {
 /** Serves historical statistics; one instance per process. */
 export class HistoricalService {
   readonly #deps: HistoricalServiceDeps;
-  readonly #flights = new SingleFlight<CachedStats>();
+  readonly #flights: FlightGroup<CachedStats>;
 
   constructor(deps: HistoricalServiceDeps) {
     this.#deps = deps;
+    this.#flights = deps.flights ?? new SingleFlight<CachedStats>();
   }
 
   /** Answers one request for the given key, applying the spec's checks in order (400, 403, 422, then work). */
@@ -128,7 +134,9 @@ export class HistoricalService {
       lon: request.lon,
       radiusM: request.radius_m ?? null,
     });
-    const cached = this.#deps.cache.get(key);
+    const found = this.#deps.cache.get(key);
+    // A shared cache answers later; its failures (NATS down) are already the errors a client may see.
+    const cached = found instanceof Promise ? await this.#withTimeout(found) : found;
     if (cached !== undefined) return { stats: cached, cache: 'hit' };
     const stats = await this.#withTimeout(this.#flights.run(key.id, () => this.#compute(request, key)));
     return { stats, cache: 'miss' };
@@ -138,7 +146,7 @@ export class HistoricalService {
   async #compute(request: StatsRequest, key: StatsCacheKey): Promise<CachedStats> {
     const result = toCachedStats(await this.#call(() => this.#deps.backend.computeStats(request)));
     try {
-      this.#deps.cache.put(key, result);
+      await this.#deps.cache.put(key, result);
     } catch (err) {
       this.#deps.logger?.error({ err, cacheKey: key.id }, 'could not store statistics in the cache');
     }

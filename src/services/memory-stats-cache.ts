@@ -6,7 +6,7 @@
  */
 import { ByteLru } from '../util/byte-lru.js';
 import type { StatsCacheKey } from './cache-keys.js';
-import type { CachedStats, StatsCache } from './stats-cache.js';
+import type { CachedStats, MaybeAsync, StatsCache } from './stats-cache.js';
 
 /** Default memory budget of the LRU: 64 MiB, some 25,000 cached locations with every block. */
 export const STATS_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
@@ -28,18 +28,23 @@ export class MemoryStatsCache implements StatsCache {
     this.#lru = new ByteLru(budgetBytes, weight);
   }
 
-  /** The entry from memory, else from the inner cache (then kept in memory). */
-  get(key: StatsCacheKey): CachedStats | undefined {
+  /** The entry from memory (at once), else from the inner cache (then kept in memory). */
+  get(key: StatsCacheKey): MaybeAsync<CachedStats | undefined> {
     const held = this.#lru.get(key.id);
     if (held !== undefined) return held;
     const stored = this.#inner.get(key);
-    if (stored !== undefined) this.#lru.set(key.id, stored);
-    return stored;
+    if (stored instanceof Promise) return stored.then((value) => this.#keep(key, value));
+    return this.#keep(key, stored);
   }
 
   /** Stores in memory, then in the inner cache (a failure there propagates; memory still serves the entry). */
-  put(key: StatsCacheKey, value: CachedStats): void {
+  put(key: StatsCacheKey, value: CachedStats): MaybeAsync<void> {
     this.#lru.set(key.id, value);
-    this.#inner.put(key, value);
+    return this.#inner.put(key, value);
+  }
+
+  #keep(key: StatsCacheKey, stored: CachedStats | undefined): CachedStats | undefined {
+    if (stored !== undefined) this.#lru.set(key.id, stored);
+    return stored;
   }
 }

@@ -33,8 +33,8 @@ export interface ReportAdmissionDeps {
   readonly geocoder: Geocoder;
   readonly clock: Clock;
   readonly limits: DefaultLimits;
-  /** Told about every new job (the runner claims it when a slot is free). */
-  readonly onQueued: () => void;
+  /** Told about every new job (the runner claims it when a slot is free, or it is queued as a task). */
+  readonly onQueued: (job: ReportJob) => void;
   readonly logger?: ServiceLogger;
 }
 
@@ -88,11 +88,11 @@ export class ReportAdmissions {
 
     const fingerprint = requestFingerprint(params);
     if (idempotencyKey !== undefined) {
-      const replay = this.#replay(key, idempotencyKey, fingerprint);
+      const replay = await this.#replay(key, idempotencyKey, fingerprint);
       if (replay) return replay;
     }
     const limit = keyLimits(key, this.#deps.limits).reportsPerDay;
-    if (admission.quotaUsed(key.id, utcDay(clock.now())) >= limit) throw quotaExceeded(limit, clock.now());
+    if ((await admission.quotaUsed(key.id, utcDay(clock.now()))) >= limit) throw quotaExceeded(limit, clock.now());
 
     const where = await locate(params, this.#deps.geocoder);
     const city = coveringCityOf(where);
@@ -111,7 +111,7 @@ export class ReportAdmissions {
     };
 
     const now = clock.now();
-    const outcome = admission.accept({
+    const outcome = await admission.accept({
       id: randomUUID(),
       keyId: key.id,
       request,
@@ -121,7 +121,7 @@ export class ReportAdmissions {
     });
     switch (outcome.kind) {
       case 'created':
-        this.#deps.onQueued();
+        this.#deps.onQueued(outcome.job);
         return { job: outcome.job, replayed: false };
       case 'replayed':
         return { job: outcome.job, replayed: true };
@@ -133,11 +133,11 @@ export class ReportAdmissions {
   }
 
   /** The job of an earlier request under the same idempotency key; a different request under it is refused. */
-  #replay(key: ApiKeyRecord, idempotencyKey: string, fingerprint: string): Accepted | undefined {
-    const earlier = this.#deps.admission.idempotent(key.id, idempotencyKey);
+  async #replay(key: ApiKeyRecord, idempotencyKey: string, fingerprint: string): Promise<Accepted | undefined> {
+    const earlier = await this.#deps.admission.idempotent(key.id, idempotencyKey);
     if (earlier === undefined) return undefined;
     if (earlier.fingerprint !== fingerprint) throw conflict(idempotencyKey);
-    const job = this.#deps.jobs.get(earlier.jobId);
+    const job = await this.#deps.jobs.get(earlier.jobId);
     return job && { job, replayed: true };
   }
 

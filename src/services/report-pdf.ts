@@ -67,11 +67,11 @@ export class ReportPdf {
   /** Renders and stores the PDF; false when there is no content to render from (retention ended meanwhile). */
   async #render(id: string): Promise<boolean> {
     const { jobs, files, renderer, clock } = this.#deps;
-    const content = jobs.content(id);
+    const content = await jobs.content(id);
     if (content === undefined) return false;
     const bytes = await renderer.pdf(content);
     await files.write(id, 'pdf', bytes);
-    jobs.markPdfReady(id, clock.now());
+    await jobs.markPdfReady(id, clock.now());
     return true;
   }
 }

@@ -6,7 +6,7 @@
  */
 import { ForbiddenError } from '../errors.js';
 import type { JobWork } from '../jobs/job-runner.js';
-import type { ReportJobQueue, ReportJobStore } from '../jobs/job-types.js';
+import type { Awaitable, JobTransitions, ReportJobStore } from '../jobs/job-types.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportContent, ReportContentSource, ReportRenderer } from '../reports/report-types.js';
@@ -14,13 +14,13 @@ import type { Clock } from './clock.js';
 
 /** What the work of a job needs. */
 export interface ReportPipelineDeps {
-  readonly queue: ReportJobQueue;
+  readonly queue: JobTransitions;
   readonly jobs: ReportJobStore;
   readonly files: ReportFileStore;
   readonly content: ReportContentSource;
   readonly renderer: ReportRenderer;
   /** The record of a key by id (its metric scope decides what the report holds); undefined when unknown. */
-  readonly keyById: (id: number) => ApiKeyRecord | undefined;
+  readonly keyById: (id: number) => Awaitable<ApiKeyRecord | undefined>;
   readonly clock: Clock;
 }
 
@@ -28,14 +28,14 @@ export interface ReportPipelineDeps {
 export function reportWork(deps: ReportPipelineDeps): JobWork {
   const { queue, jobs, files, renderer, clock } = deps;
   return async (job, signal) => {
-    let content: ReportContent | undefined = job.hasContent ? jobs.content(job.id) : undefined;
+    let content: ReportContent | undefined = job.hasContent ? await jobs.content(job.id) : undefined;
     if (content === undefined) {
-      const key = deps.keyById(job.keyId);
+      const key = await deps.keyById(job.keyId);
       if (key === undefined) throw new ForbiddenError('The API key that requested this report no longer exists.');
       content = await deps.content.gather(job.request, key, signal);
       signal.throwIfAborted();
-      if (!queue.advance(job.id, 'running', 'delivering', clock.now(), { content })) return false;
-    } else if (!queue.advance(job.id, 'running', 'delivering', clock.now())) {
+      if (!(await queue.advance(job.id, 'running', 'delivering', clock.now(), { content }))) return false;
+    } else if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) {
       return false;
     }
     const html = await renderer.html(content);

@@ -53,7 +53,7 @@ export class ReportService {
 
   /** The status of a job of `key`; on a completed job without a PDF, renders it (waiting briefly). */
   async status(id: string, key: ApiKeyRecord): Promise<ReportStatus> {
-    const job = this.#live(id, key);
+    const job = await this.#live(id, key);
     switch (job.state) {
       case 'queued':
       case 'running':
@@ -70,7 +70,7 @@ export class ReportService {
 
   /** A file of a completed job of `key`; NotFoundError when it is not (or no longer) there. */
   async download(id: string, format: ReportFormat, key: ApiKeyRecord): Promise<ReportDownload> {
-    const job = this.#live(id, key);
+    const job = await this.#live(id, key);
     if (job.state !== 'completed') {
       throw new NotFoundError(
         job.state === 'failed'
@@ -89,8 +89,8 @@ export class ReportService {
   }
 
   /** The job of `key` with this id, not past retention; NotFoundError otherwise (another key's job does not exist). */
-  #live(id: string, key: ApiKeyRecord): ReportJob {
-    const job = this.#deps.jobs.get(id);
+  async #live(id: string, key: ApiKeyRecord): Promise<ReportJob> {
+    const job = await this.#deps.jobs.get(id);
     if (job === undefined || job.keyId !== key.id) throw new NotFoundError(`There is no report job ${quoteInput(id)}.`);
     const finished = job.finishedMs;
     if (job.expiredMs !== undefined || (finished !== undefined && this.#deps.clock.now() >= finished + REPORT_RETENTION_MS)) {

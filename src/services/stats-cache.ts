@@ -26,10 +26,13 @@ export interface CachedStats {
   readonly blocks: Readonly<Partial<Record<StatMetric, string>>>;
 }
 
+/** A value now (SQLite, memory) or later (a cache shared over the network). */
+export type MaybeAsync<T> = T | Promise<T>;
+
 /** Where computed statistics are kept between requests (and restarts). */
 export interface StatsCache {
-  get(key: StatsCacheKey): CachedStats | undefined;
-  put(key: StatsCacheKey, value: CachedStats): void;
+  get(key: StatsCacheKey): MaybeAsync<CachedStats | undefined>;
+  put(key: StatsCacheKey, value: CachedStats): MaybeAsync<void>;
 }
 
 /** Converts a back-end result to its cached form: meta fields picked in order, each block serialised once. */

@@ -37,7 +37,16 @@ export async function enforceRateLimit(
   }
 }
 
-/** Reports the window without counting (for answers refused before the limit is checked). */
+/**
+ * Reports the window without counting (for answers refused before the limit is checked). A shared limiter that cannot
+ * be read (NATS down) leaves the headers out: the refusal is the answer, not the limiter's failure.
+ */
 export async function reportRateLimit(limiter: RateLimiter, reply: FastifyReply, bucket: string, limit: number, nowMs: number): Promise<void> {
-  setRateHeaders(reply, await limiter.peek(bucket, limit, nowMs));
+  let decision: RateDecision;
+  try {
+    decision = await limiter.peek(bucket, limit, nowMs);
+  } catch {
+    return;
+  }
+  setRateHeaders(reply, decision);
 }
