@@ -2,6 +2,10 @@
  * The reports product assembled over the service's parts (part of the composition root, beside server.ts): the job
  * store (SQLite), the report files directory, the rendering threads, the runner, the retention sweeper and the service
  * the routes call. `start` resumes every job a stopped process left queued or running; `close` stops in order.
+ *
+ * In a cluster (`SVC_NATS_URL`) the jobs, quotas and idempotency keys live in JetStream KV and the files in its object
+ * store; jobs are not run here but queued as `report` tasks for the workers (src/cluster/report-dispatch.ts), and
+ * this node renders PDFs on status polls as a single process does.
  */
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -13,6 +17,12 @@ import { SqliteJobStore } from './jobs/sqlite-job-store.js';
 import type { ApiKeyRecord } from './keys/key-types.js';
 import { createRenderPool, type RenderPool } from './reports/render-pool.js';
 import type { ReportContentSource } from './reports/report-types.js';
+import type { KvJobStore } from './cluster/kv-job-store.js';
+import type { ObjectReportFiles } from './cluster/object-report-files.js';
+import { ReportDispatcher } from './cluster/report-dispatch.js';
+import type { TaskSubmitter } from './cluster/task-submit.js';
+import type { JobTransitions, ReportAdmission, ReportJobStore, ReportRetention } from './jobs/job-types.js';
+import type { ReportFileStore } from './jobs/report-files.js';
 import type { Clock } from './services/clock.js';
 import { ReportAdmissions } from './services/report-admission.js';
 import { ReportPdf } from './services/report-pdf.js';
@@ -39,14 +49,31 @@ export interface ReportProductDeps {
   /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
   readonly renderWorker?: string;
   readonly logger?: RunnerLogger;
+  /** The shared back end of a cluster; absent: SQLite and the reports directory, jobs run in this process. */
+  readonly cluster?: ClusterReports;
 }
+
+/** The reports' shared back end in a cluster. */
+export interface ClusterReports {
+  readonly store: KvJobStore;
+  readonly files: ObjectReportFiles;
+  readonly tasks: TaskSubmitter;
+  /** Time between two looks at the open jobs (default `REPORT_DISPATCH_INTERVAL_MS`). */
+  readonly dispatchIntervalMs?: number;
+}
+
+/** Every job seam, as the product holds its store. */
+export type ReportJobBackend = ReportAdmission & ReportJobStore & ReportRetention & JobTransitions;
 
 /** The running reports product. */
 export interface ReportProduct {
   readonly service: ReportService;
-  readonly store: SqliteJobStore;
-  readonly files: DirectoryReportFiles;
-  readonly runner: JobRunner;
+  readonly store: ReportJobBackend;
+  readonly files: ReportFileStore;
+  /** The runner of a single process; absent in a cluster (workers run the jobs). */
+  readonly runner: JobRunner | undefined;
+  /** What queues jobs as tasks in a cluster; absent in a single process. */
+  readonly dispatcher: ReportDispatcher | undefined;
   readonly sweeper: RetentionSweeper;
   readonly pdf: ReportPdf;
   readonly renderer: RenderPool;
@@ -58,16 +85,17 @@ export interface ReportProduct {
 
 /** Builds the reports product (not started). */
 export async function createReportProduct(deps: ReportProductDeps): Promise<ReportProduct> {
-  const { config, db, clock, logger } = deps;
-  const store = new SqliteJobStore(db);
-  const files = await DirectoryReportFiles.open(config.reportsDir);
+  const { config, db, clock, logger, cluster } = deps;
+  const local = cluster === undefined ? new SqliteJobStore(db) : undefined;
+  const store: ReportJobBackend = cluster?.store ?? local!;
+  const files: ReportFileStore = cluster?.files ?? (await DirectoryReportFiles.open(config.reportsDir));
   const renderer = createRenderPool({
     threads: config.reportRenderThreads,
     ...(deps.renderWorker !== undefined ? { filename: deps.renderWorker } : {}),
   });
-  const runner = new JobRunner({
-    queue: store,
-    work: reportWork({ queue: store, jobs: store, files, content: deps.content, renderer, keyById: deps.keyById, clock }),
+  const runner = local && new JobRunner({
+    queue: local,
+    work: reportWork({ queue: local, jobs: local, files, content: deps.content, renderer, keyById: deps.keyById, clock }),
     clock,
     concurrency: config.reportConcurrency,
     maxAttempts: config.reportMaxAttempts,
@@ -75,23 +103,31 @@ export async function createReportProduct(deps: ReportProductDeps): Promise<Repo
     maxBackoffMs: REPORT_RETRY_MAX_MS,
     ...(logger ? { logger } : {}),
   });
+  const dispatcher = cluster && new ReportDispatcher({
+    store: cluster.store, tasks: cluster.tasks, keyById: deps.keyById, clock,
+    ...(cluster.dispatchIntervalMs !== undefined ? { intervalMs: cluster.dispatchIntervalMs } : {}),
+    ...(logger ? { logger } : {}),
+  });
   const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: REPORT_SWEEP_INTERVAL_MS, ...(logger ? { logger } : {}) });
   const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: config.reportPdfWaitMs, ...(logger ? { logger } : {}) });
   const admissions = new ReportAdmissions({
-    admission: store, jobs: store, geocoder: deps.geocoder, clock, limits: config.limits, onQueued: () => runner.notify(),
+    admission: store, jobs: store, geocoder: deps.geocoder, clock, limits: config.limits,
+    onQueued: (job) => (dispatcher ? dispatcher.accepted(job) : runner?.notify()),
     ...(logger ? { logger } : {}),
   });
   const service = new ReportService({ admissions, jobs: store, files, pdf, clock });
   let closing: Promise<void> | undefined;
   return {
-    service, store, files, runner, sweeper, pdf, renderer,
+    service, store, files, runner, dispatcher, sweeper, pdf, renderer,
     start() {
-      runner.start();
+      runner?.start();
+      dispatcher?.start();
       sweeper.start();
     },
     close() {
       closing ??= (async () => {
-        await runner.stop();
+        await runner?.stop();
+        await dispatcher?.stop();
         await sweeper.stop();
         await pdf.settled();
         await renderer.close();

@@ -38,6 +38,7 @@ import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './report-product.js';
 import type { Clock } from './services/clock.js';
+import { clusterState, type ClusterState } from './cluster/cluster-state.js';
 
 const MIB = 1024 * 1024;
 
@@ -129,6 +130,8 @@ export interface Server {
   readonly damage: DamageRegistry;
   /** The reports product: jobs, files, rendering threads. */
   readonly reports: ReportProduct;
+  /** The shared state of a cluster node (`SVC_NATS_URL`); undefined on the embedded default. */
+  readonly cluster: ClusterState | undefined;
   /**
    * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then report jobs in hand are
    * queued again for the next start and the rendering threads close, then the model service stops,
@@ -155,13 +158,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
     cleanups.push(() => compute.close());
     let log: FastifyBaseLogger | undefined;
+    // A cluster node keeps limits, report jobs and files, and the statistics cache in NATS JetStream.
+    const cluster = clusterState(config, { log: forwardingLogger(() => log) });
+    if (cluster !== undefined) cleanups.push(() => cluster.close());
     // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
     const damage = new DamageRegistry({ now: systemClock.now });
     const historical = new HistoricalService({
       backend: compute,
       geocoder,
-      // Hot locations from memory; every result is also kept in SQLite (shared with other processes, kept on restart).
-      cache: new MemoryStatsCache(new SqliteStatsCache(db)),
+      // Hot locations from memory; every result is also kept in SQLite (shared with other processes, kept on restart),
+      // or in a cluster in JetStream KV with one computation per location across the nodes.
+      cache: new MemoryStatsCache(cluster?.statsCache ?? new SqliteStatsCache(db)),
+      ...(cluster !== undefined ? { flights: cluster.flights } : {}),
       clock: systemClock,
       timeoutMs: config.upstreamTimeoutMs,
       computeVersion: `${config.version}+${KERNEL_VERSION}`,
@@ -184,6 +192,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       keyById: (id) => keyById(keys, id),
       ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
       logger: forwardingLogger(() => log),
+      ...(cluster !== undefined ? { cluster: { store: cluster.jobs, files: cluster.files, tasks: cluster.tasks } } : {}),
     });
     cleanups.push(() => reports.close());
     const map = new MapService({
@@ -197,6 +206,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, live, map, clock: systemClock, damage, reports: reports.service,
+      ...(cluster !== undefined ? { rateLimiter: cluster.rateLimiter } : {}),
     });
     log = app.log;
     await checkDatasets(config.dataDir, compute, damage);
@@ -210,9 +220,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await modelService.close();
       await historical.drain();
       await compute.close();
+      await cluster?.close();
       db.close();
     };
-    return { app, config, db, keys, compute, historical, modelService, map, damage, reports, close: () => (closing ??= shutdown()) };
+    return { app, config, db, keys, compute, historical, modelService, map, damage, reports, cluster, close: () => (closing ??= shutdown()) };
   } catch (err) {
     await undo();
     throw err;

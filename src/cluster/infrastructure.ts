@@ -21,6 +21,10 @@ export interface InfrastructureOptions {
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
+/** Backstop life of an idempotency key: a job accepted, finished within two days, then kept 30 days. */
+const IDEMPOTENCY_MAX_AGE_MS = 32 * DAY_MS;
+/** Backstop life of a report file in the object store, from its write. */
+const REPORTS_MAX_AGE_MS = 31 * DAY_MS;
 /** JetStream's "stream not found" API error code. */
 const STREAM_NOT_FOUND = 10059;
 /** JetStream's "consumer not found" API error code. */
@@ -88,6 +92,16 @@ export async function ensureClusterInfrastructure(handles: InfrastructureHandles
   await kvm.create(STATS_BUCKET, { history: 1 });
   await kvm.create(FLIGHT_BUCKET, { history: 1, ttl: 10 * MINUTE_MS });
   await kvm.create(JOBS_BUCKET, { history: 1 });
-  await kvm.create(IDEMPOTENCY_BUCKET, { history: 1, ttl: 2 * DAY_MS });
-  await objm.create(REPORTS_OBJECT_BUCKET, { storage: StorageType.File });
+  // Idempotency keys live as long as their job's files (30 days from generation, freed by the retention sweeper);
+  // the bucket's max_age only backs that up. Report files likewise: 31 days from their write.
+  await kvm.create(IDEMPOTENCY_BUCKET, { history: 1, ttl: IDEMPOTENCY_MAX_AGE_MS });
+  await ensureMaxAge(jsm, `KV_${IDEMPOTENCY_BUCKET}`, IDEMPOTENCY_MAX_AGE_MS);
+  await objm.create(REPORTS_OBJECT_BUCKET, { storage: StorageType.File, ttl: nanos(REPORTS_MAX_AGE_MS) });
+  await ensureMaxAge(jsm, `OBJ_${REPORTS_OBJECT_BUCKET}`, REPORTS_MAX_AGE_MS);
+}
+
+/** Bucket limits changed since a bucket was made are applied in place (a bucket's stream keeps its contents). */
+async function ensureMaxAge(jsm: JetStreamManager, stream: string, maxAgeMs: number): Promise<void> {
+  const info = await jsm.streams.info(stream);
+  if (info.config.max_age !== nanos(maxAgeMs)) await jsm.streams.update(stream, { ...info.config, max_age: nanos(maxAgeMs) });
 }

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
+import type { ObjectStore } from '@nats-io/obj';
 import { ServiceError, UpstreamError, UpstreamTimeoutError } from '../errors.js';
 import type { ClusterConnection, ClusterLink } from './nats-connection.js';
 
@@ -33,15 +34,24 @@ export function hashedKey(text: string): string {
 
 /** Opens buckets of the link's current connection, each once per connection. */
 export class BucketOpener {
-  readonly #opened = new WeakMap<ClusterConnection, Map<string, Promise<KV>>>();
+  readonly #opened = new WeakMap<ClusterConnection, Map<string, Promise<KV | ObjectStore>>>();
 
   constructor(
     readonly link: ClusterLink,
     readonly deadlineMs: number = STATE_DEADLINE_MS,
   ) {}
 
-  /** The bucket on the live connection; `UpstreamError` while NATS is down. */
+  /** The KV bucket on the live connection; `UpstreamError` while NATS is down. */
   kv(name: string): Promise<KV> {
+    return this.#open(`kv:${name}`, (conn) => conn.kvm.open(name, { timeout: this.deadlineMs })) as Promise<KV>;
+  }
+
+  /** The object-store bucket on the live connection; `UpstreamError` while NATS is down. */
+  objects(name: string): Promise<ObjectStore> {
+    return this.#open(`obj:${name}`, (conn) => conn.objm.open(name)) as Promise<ObjectStore>;
+  }
+
+  #open(name: string, open: (conn: ClusterConnection) => Promise<KV | ObjectStore>): Promise<KV | ObjectStore> {
     const conn = this.link.require();
     let buckets = this.#opened.get(conn);
     if (buckets === undefined) {
@@ -50,7 +60,7 @@ export class BucketOpener {
     }
     let bucket = buckets.get(name);
     if (bucket === undefined) {
-      bucket = conn.kvm.open(name, { timeout: this.deadlineMs });
+      bucket = open(conn);
       bucket.catch(() => buckets.delete(name));
       buckets.set(name, bucket);
     }
