@@ -111,6 +111,18 @@ describe('two API nodes over NATS', () => {
     expectProblem(await nodes.a.get(`/v1/reports/${id}`, stranger), 404, 'not_found');
   }, 60_000);
 
+  it('share the statistics cache: a location computed on one node is a cache hit on the other', async () => {
+    const key = nodes.issue({ label: 'stats' });
+    const path = `/v1/historical/stats?lat=${HERE.lat}&lon=${HERE.lon + 0.0007}&radius=30`;
+    const first = await nodes.a.get(path, key);
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get('x-cache')).toBe('miss');
+    const other = await nodes.b.get(path, key);
+    expect(other.headers.get('x-cache')).toBe('hit');
+    expect(other.json.air).toEqual(first.json.air);
+    expect(other.json.meta.generated_utc).toBe(first.json.meta.generated_utc);
+  });
+
   it('answer problem documents while NATS is down, never hang, and recover when it returns', async () => {
     const key = nodes.issue({ label: 'outage', products: ['*'] });
     const before = await nodes.a.post('/v1/reports', { lat: HERE.lat, lon: HERE.lon - 0.001, radius: 50 }, key);
