@@ -1,13 +1,14 @@
 /**
  * Two API nodes acting as one over a real nats-server, driven over real HTTP: the per-minute limit, the daily report
  * quota and idempotency keys are exact across the nodes under concurrent requests; a report accepted by one node is
- * run by a worker and polled and downloaded on the other; while NATS is down the nodes answer problem documents at
+ * run by a worker (the report runtime of `svc worker`, its own compute pool and rendering threads) and polled and
+ * downloaded on the other; while NATS is down the nodes answer problem documents at
  * once (never hang) and recover by themselves when it returns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, type E2eResponse, type E2eServer } from '../e2e/support/e2e-server.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
-import { startClusterNodes, startReportWorker, type ClusterNodes, type ReportWorker } from './support/cluster-nodes.js';
+import { startClusterNodes, startRuntimeWorker, type ClusterNodes, type ReportWorker } from './support/cluster-nodes.js';
 import { until } from './support/links.js';
 
 let nats: TestNatsServer;
@@ -17,7 +18,7 @@ let worker: ReportWorker;
 beforeAll(async () => {
   nats = await startNatsServer();
   nodes = await startClusterNodes(nats.url);
-  worker = await startReportWorker(nats.url, nodes.a, { workerId: 'test-worker' });
+  worker = await startRuntimeWorker(nats.url, nodes.a, 'test-worker');
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();

@@ -14,6 +14,8 @@ import type { ConfigOverrides } from '../../../src/config.js';
 import { createReportContentSource } from '../../../src/reports/index.js';
 import type { ReportContentSource } from '../../../src/reports/report-types.js';
 import { systemClock } from '../../../src/services/clock.js';
+import { createLocalCompute } from '../../../src/compute/local-compute.js';
+import { createReportTaskRuntime } from '../../../src/report-task-runtime.js';
 import { startE2eServer, type E2eServer } from '../../e2e/support/e2e-server.js';
 import { TEST_LINK_OPTIONS } from './links.js';
 import { startTestConsumer, type TestConsumer } from './task-consumer.js';
@@ -54,6 +56,27 @@ export interface ReportWorker {
   /** Gathers per job id (a job gathered twice was run twice from the start). */
   readonly gathered: Map<string, number>;
   stop(): Promise<void>;
+}
+
+/**
+ * Starts a worker process's report runtime as `svc worker` builds it (src/report-task-runtime.ts): its own compute
+ * pool over the fixture data and its own rendering threads.
+ */
+export async function startRuntimeWorker(natsUrl: string, node: E2eServer, workerId: string): Promise<ReportWorker> {
+  const link = ClusterLink.start({ url: natsUrl, name: workerId, ...TEST_LINK_OPTIONS });
+  await link.ready();
+  const compute = await createLocalCompute({ dataDir: node.server.config.dataDir, threads: 1 });
+  const runtime = createReportTaskRuntime({ config: node.server.config, link, compute, workerId });
+  const consumer = startTestConsumer(link, { [REPORT_TASK_KIND]: runtime.handler }, { workerId, concurrency: 2 });
+  return {
+    link, consumer, gathered: new Map(),
+    stop: async () => {
+      await consumer.stop();
+      await runtime.close();
+      await compute.close();
+      await link.close();
+    },
+  };
 }
 
 /** Starts a report worker using `node`'s parts (its historical service and compute go through the cluster too). */
