@@ -10,6 +10,7 @@
  * NATS restart) never run a job twice at once and a job completes once. When the shared state cannot be reached the
  * handler rejects with a plain error, so the task is handed back for another delivery rather than acknowledged.
  */
+import { ValidationError } from '../errors.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { settleFailure, type RetryPolicy, type RunnerLogger } from '../jobs/job-runner.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
@@ -42,11 +43,19 @@ export function encodeReportTask(task: ReportTask): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(task));
 }
 
-/** Decodes a report task; a malformed one is an error naming what is wrong. */
+/**
+ * Decodes a report task. A malformed one is a `ValidationError` (a `ServiceError`: the task is acknowledged with it,
+ * not handed back to fail again on every delivery).
+ */
 export function decodeReportTask(payload: Uint8Array): ReportTask {
-  const value = JSON.parse(new TextDecoder().decode(payload)) as Partial<ReportTask>;
-  if (typeof value.jobId !== 'string' || (value.key !== null && typeof value.key !== 'object')) {
-    throw new Error('A report task must carry a job id and a key record (or null).');
+  let value: Partial<ReportTask> | null;
+  try {
+    value = JSON.parse(new TextDecoder().decode(payload)) as Partial<ReportTask> | null;
+  } catch (err) {
+    throw new ValidationError('A report task must be JSON.', { cause: err });
+  }
+  if (value === null || typeof value.jobId !== 'string' || (value.key !== null && typeof value.key !== 'object')) {
+    throw new ValidationError('A report task must carry a job id and a key record (or null).');
   }
   return { jobId: value.jobId, key: value.key ?? null };
 }
