@@ -5,6 +5,10 @@
  * another node counted in between, so N nodes never admit more than the limit together. Windows expire with the
  * bucket's `max_age` (2 minutes); the answers and headers are exactly the in-memory limiter's.
  *
+ * Requests of one window arriving at a node while its compare-and-set is in flight wait and are counted together by
+ * the next one (`used + k`, in arrival order), so a burst on one key costs a few KV round trips per node, not one
+ * contended round trip per request.
+ *
  * Fails closed: while NATS cannot be reached or does not answer in time, `consume` rejects with `UpstreamError` (502)
  * or `UpstreamTimeoutError` (504) and the request is refused with that problem, rather than served uncounted.
  */
@@ -29,9 +33,19 @@ function countOf(text: string, key: string): number {
   return n;
 }
 
+/** A request waiting to be counted. */
+interface Waiter {
+  readonly limit: number;
+  readonly nowMs: number;
+  resolve(decision: RateDecision): void;
+  reject(err: unknown): void;
+}
+
 /** A `RateLimiter` over JetStream KV, exact across API nodes. */
 export class KvRateLimiter implements RateLimiter {
   readonly #buckets: BucketOpener;
+  /** Requests waiting per window key; a key is present while a count for it is in flight. */
+  readonly #waiting = new Map<string, Waiter[]>();
 
   constructor(link: ClusterLink, deadlineMs?: number) {
     this.#buckets = new BucketOpener(link, deadlineMs);
@@ -40,14 +54,39 @@ export class KvRateLimiter implements RateLimiter {
   /** Counts one request when the window has room (compare-and-set, retried on conflict). */
   consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision> {
     const key = rateKey(bucket, nowMs);
-    return this.#buckets.run('counting a request', async () => {
-      const kv = await this.#buckets.kv(RATE_BUCKET);
-      for (let attempt = 1; ; attempt++) {
-        const outcome = await this.#tryCount(kv, key, limit, nowMs);
-        if (outcome !== undefined) return outcome;
-        await casPause(attempt);
+    return new Promise<RateDecision>((resolve, reject) => {
+      const queue = this.#waiting.get(key);
+      if (queue !== undefined) {
+        queue.push({ limit, nowMs, resolve, reject });
+        return;
       }
+      this.#waiting.set(key, [{ limit, nowMs, resolve, reject }]);
+      void this.#drain(key);
     });
+  }
+
+  /** Counts the waiting requests of a window in batches until none is left. */
+  async #drain(key: string): Promise<void> {
+    for (;;) {
+      const batch = this.#waiting.get(key)!.splice(0);
+      if (batch.length === 0) {
+        this.#waiting.delete(key);
+        return;
+      }
+      try {
+        const decisions = await this.#buckets.run('counting a request', async () => {
+          const kv = await this.#buckets.kv(RATE_BUCKET);
+          for (let attempt = 1; ; attempt++) {
+            const outcome = await this.#tryCount(kv, key, batch);
+            if (outcome !== undefined) return outcome;
+            await casPause(attempt);
+          }
+        });
+        batch.forEach((w, i) => w.resolve(decisions[i]!));
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
   }
 
   /** Reports the window without counting. */
@@ -60,18 +99,27 @@ export class KvRateLimiter implements RateLimiter {
     });
   }
 
-  /** One compare-and-set attempt; undefined when another node wrote the window first. */
-  async #tryCount(kv: KV, key: string, limit: number, nowMs: number): Promise<RateDecision | undefined> {
+  /**
+   * One compare-and-set attempt counting a batch in arrival order (each request admitted while the count is below
+   * its limit); undefined when another node wrote the window first.
+   */
+  async #tryCount(kv: KV, key: string, batch: readonly Waiter[]): Promise<RateDecision[] | undefined> {
     const entry = present(await kv.get(key));
     const used = entry === undefined ? 0 : countOf(entry.string(), key);
-    if (used >= limit) return decide(used, limit, nowMs, false);
+    let count = used;
+    const decisions = batch.map((w) => {
+      if (count >= w.limit) return decide(count, w.limit, w.nowMs, false);
+      count += 1;
+      return decide(count, w.limit, w.nowMs, true);
+    });
+    if (count === used) return decisions;
     try {
-      if (entry === undefined) await kv.create(key, String(used + 1));
-      else await kv.update(key, String(used + 1), entry.revision);
+      if (entry === undefined) await kv.create(key, String(count));
+      else await kv.update(key, String(count), entry.revision);
     } catch (err) {
       if (isCasConflict(err)) return undefined;
       throw err;
     }
-    return decide(used + 1, limit, nowMs, true);
+    return decisions;
   }
 }
