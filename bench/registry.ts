@@ -27,5 +27,6 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
+  state: () => import('./shared-state.js'),
   tiles: () => import('./tiles.js'),
 };

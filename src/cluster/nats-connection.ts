@@ -44,6 +44,8 @@ const silent: ClusterLog = { info: () => {}, warn: () => {} };
 /** A process's connection to NATS, kept alive in the background. */
 export class ClusterLink {
   #conn: ClusterConnection | undefined;
+  /** The client connection, also while it reconnects (when `#conn` is not handed out), so `close` can end it. */
+  #nc: NatsConnection | undefined;
   #closed = false;
   #waiters: Array<(conn: ClusterConnection) => void> = [];
   readonly #loop: Promise<void>;
@@ -77,9 +79,11 @@ export class ClusterLink {
   /** Drains and closes the connection; the link does not reconnect afterwards. */
   async close(): Promise<void> {
     this.#closed = true;
-    const conn = this.#conn;
+    const connected = this.#conn !== undefined;
+    const nc = this.#nc;
     this.#conn = undefined;
-    if (conn !== undefined && !conn.nc.isClosed()) await conn.nc.drain().catch(() => conn.nc.close());
+    // A connection that is reconnecting cannot drain (and would keep reconnecting, holding the process open): close it.
+    if (nc !== undefined && !nc.isClosed()) await (connected ? nc.drain() : nc.close()).catch(() => nc.close());
     await this.#loop;
   }
 
@@ -97,6 +101,7 @@ export class ClusterLink {
           reconnectTimeWait: retryMs,
           timeout: 2_000,
         });
+        this.#nc = nc;
         const conn = await this.#setUp(nc);
         if (this.#closed) {
           await nc.close();
@@ -111,6 +116,7 @@ export class ClusterLink {
         if (!this.#closed) log.warn({ err: (err as Error).message }, 'NATS unreachable; retrying');
       }
       this.#conn = undefined;
+      this.#nc = undefined;
       if (!this.#closed) await new Promise((r) => setTimeout(r, retryMs));
     }
   }
