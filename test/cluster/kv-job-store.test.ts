@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KvJobStore } from '../../src/cluster/kv-job-store.js';
 import type { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { ObjectReportFiles } from '../../src/cluster/object-report-files.js';
+import { idempotencyKvKey } from '../../src/cluster/kv-quota.js';
+import { IDEMPOTENCY_BUCKET } from '../../src/cluster/names.js';
 import type { AcceptInput } from '../../src/jobs/job-types.js';
 import type { ReportContent, ReportRequest } from '../../src/reports/report-types.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
@@ -72,6 +74,16 @@ describe('admission', () => {
     expect(await b.accept(input(keyId, { idempotency: { ...idem, fingerprint: 'f2' } }))).toEqual({ kind: 'idempotency_conflict' });
     // Keys are per API key.
     expect((await a.accept(input(keyId + 1000, { idempotency: idem }))).kind).toBe('created');
+  });
+
+  it('frees an idempotency key whose request died before making its job, then makes the job', async () => {
+    const keyId = ++keySeq;
+    const idem = await links[0]!.require().kvm.open(IDEMPOTENCY_BUCKET);
+    await idem.create(idempotencyKvKey(keyId, 'orphan'), JSON.stringify({ fingerprint: 'f', jobId: newId(), claimedMs: Date.now() - 60_000 }));
+    const outcome = await a.accept(input(keyId, { idempotency: { key: 'orphan', fingerprint: 'f' } }));
+    expect(outcome.kind).toBe('created');
+    expect(await a.quotaUsed(keyId, DAY)).toBe(1);
+    expect((await b.idempotent(keyId, 'orphan'))?.jobId).toBe(outcome.kind === 'created' ? outcome.job.id : '');
   });
 
   it('frees the idempotency key of a refused request', async () => {
