@@ -133,7 +133,11 @@ describe('two API nodes over NATS', () => {
     await until(() => nodes.a.server.cluster!.link.current() === undefined && nodes.b.server.cluster!.link.current() === undefined);
     expectProblem(await nodes.a.get('/v1/key', key), 502, 'upstream_error');
     expectProblem(await nodes.b.post('/v1/reports', { lat: HERE.lat, lon: HERE.lon }, key), 502, 'upstream_error');
-    // A request refused before the limit is checked keeps its own status.
+    // A request refused before the limit is checked keeps its own status (without X-RateLimit-* headers then).
+    const reportsOnly = nodes.issue({ label: 'reports only', products: ['reports'] });
+    const refused = await nodes.b.get(`/v1/historical/stats?lat=${HERE.lat}&lon=${HERE.lon}`, reportsOnly);
+    expectProblem(refused, 403, 'forbidden');
+    expect(refused.headers.get('x-ratelimit-limit')).toBeNull();
     expectProblem(await nodes.b.get('/v1/key', 'svc_sk_00000000000000000000000000000000'), 401, 'unauthorized');
     await nats.start();
     await until(async () => (await nodes.a.get('/v1/key', key)).status === 200, 100);
