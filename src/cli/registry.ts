@@ -8,6 +8,7 @@ import { modelServiceCommand } from './commands/model-service.js';
 import { precomputeCommand } from './commands/precompute.js';
 import { serveCommand } from './commands/serve.js';
 import { statsCommand } from './commands/stats.js';
+import { workerCommand } from './commands/worker.js';
 
 /**
  * Every `svc` sub-command, registered by path. Add a command by writing src/cli/commands/<name>.ts exporting a
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = [
   statsCommand,
   precomputeCommand,
   modelServiceCommand,
+  workerCommand,
 ];

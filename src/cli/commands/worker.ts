@@ -1,0 +1,53 @@
+/**
+ * `svc worker`: a compute worker of the cluster. It pulls tasks from the NATS JetStream work queue, runs them in its
+ * own pool of compute threads over its own copy of the data, and sends the results back. SIGINT or SIGTERM stops it
+ * gracefully: no more tasks are pulled, tasks in hand finish within the grace period, the rest go back to the queue.
+ */
+import { parseArgs } from 'node:util';
+import { startWorkerNode } from '../../cluster/worker-node.js';
+import { loadConfig } from '../../config.js';
+import { ValidationError } from '../../errors.js';
+import type { Command } from '../command.js';
+import { parseCount, shutdownSignal } from '../options.js';
+
+const USAGE = `Usage: svc worker --nats URL --data DIR [--threads N] [--grace S]
+
+Runs compute tasks (statistics, split accumulations, surroundings, map tiles, precompute row blocks) for every API
+node and precompute run of the cluster at URL (nats://host:port, several separated by commas). DIR is this machine's
+copy of the datasets (the same content as the API nodes'). --threads: compute threads and tasks held at once (default:
+the number of cores). --grace: seconds a stop lets tasks in hand finish before handing them back (default 10).
+SVC_NATS_ACK_WAIT_MS and SVC_NATS_MAX_DELIVER set the queue's limits (docs/operations.md).`;
+
+/** A JSON-lines logger on stderr (one object per line, like the API's logs). */
+function lineLog(level: string) {
+  return (obj: object, msg: string) => process.stderr.write(`${JSON.stringify({ level, time: Date.now(), ...obj, msg })}\n`);
+}
+
+/** `svc worker`. */
+export const workerCommand: Command = {
+  path: ['worker'],
+  summary: 'Run a compute worker of the NATS cluster',
+  usage: USAGE,
+  async run(args) {
+    const { values } = parseArgs({
+      args, strict: true,
+      options: { nats: { type: 'string' }, data: { type: 'string' }, threads: { type: 'string' }, grace: { type: 'string' } },
+    });
+    if (!values.nats) throw new ValidationError('--nats URL is required.');
+    if (!values.data) throw new ValidationError('--data DIR is required.');
+    const config = loadConfig({ ...process.env, SVC_NATS_URL: values.nats });
+    const nats = config.nats!;
+    const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
+    const graceMs = parseCount('grace', values.grace, 10, 0) * 1_000;
+    const log = { info: lineLog('info'), warn: lineLog('warn') };
+    const worker = await startWorkerNode({
+      natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
+    });
+    log.info({ worker: worker.workerId, data: values.data, nats: nats.url }, 'svc worker running; stop with Ctrl-C or SIGTERM');
+    const signal = await shutdownSignal();
+    log.info({ worker: worker.workerId, signal }, 'stopping');
+    await worker.stop();
+    log.info({ worker: worker.workerId, completed: worker.loop.completed }, 'stopped');
+    return 0;
+  },
+};

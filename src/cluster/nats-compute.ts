@@ -1,0 +1,58 @@
+/**
+ * The compute facade of a cluster node: the shared planning of compute/planned-compute.ts over the NATS work queue
+ * instead of a local pool. Each compute task goes to `svc.task.<kind>` (kinds: the task's own `stats`, `accumulate`,
+ * `finalize`, `surroundings`, `precompute-row`, `map-tile`, `map-range`) without its data directory — the worker that
+ * runs it substitutes its own `--data` — and comes back as the same value a local thread returns. The node still reads
+ * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
+ */
+import type { ComputeTask } from '../compute/protocol.js';
+import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
+import { decodeTaskData, encodeTaskData } from './task-codec.js';
+import type { TaskQueue } from './task-types.js';
+
+/** Compute task kinds that travel over NATS (the worker-side handlers are in compute-tasks.ts). */
+export const COMPUTE_TASK_KINDS = ['stats', 'accumulate', 'finalize', 'surroundings', 'precompute-row', 'map-tile', 'map-range'] as const;
+
+/** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */
+export const DEFAULT_CLUSTER_SPLIT = 4;
+
+/** Options of `createNatsCompute`. */
+export interface NatsComputeOptions {
+  readonly queue: TaskQueue;
+  /** This node's data directory, for planning only. */
+  readonly dataDir: string;
+  /** Accumulate tasks of one split query (default DEFAULT_CLUSTER_SPLIT). */
+  readonly split?: number;
+  /** Queries spanning at least this many chunks are split (default as the local pool). */
+  readonly splitMinChunks?: number;
+  /** Deadline of each task, ms (default: the queue's). */
+  readonly timeoutMs?: number;
+}
+
+/** A task as it crosses NATS: without the requester's data directory. */
+export function withoutDataDir(task: ComputeTask): Omit<ComputeTask, 'dataDir'> {
+  if (!('dataDir' in task)) return task;
+  const { dataDir: _local, ...rest } = task;
+  return rest;
+}
+
+/** The queue as a task executor. */
+export function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?: number): TaskExecutor {
+  return {
+    parallelism,
+    async run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T> {
+      const bytes = await queue.request(task.kind, encodeTaskData(withoutDataDir(task)), {
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
+      return decodeTaskData<T>(bytes);
+    },
+    async close() {},
+  };
+}
+
+/** The compute facade over `queue`; `close()` leaves the queue and its link to their owner. */
+export function createNatsCompute(options: NatsComputeOptions): PlannedCompute {
+  const executor = queueExecutor(options.queue, options.split ?? DEFAULT_CLUSTER_SPLIT, options.timeoutMs);
+  return plannedCompute(executor, { dataDir: options.dataDir, splitMinChunks: options.splitMinChunks });
+}

@@ -1,0 +1,190 @@
+/**
+ * The worker side of the work queue: pulls tasks from the durable consumer `svc-workers` (explicit ack), never holding
+ * more than `concurrency` at once, runs each with the handler of its kind, publishes the result (JetStream publish,
+ * stream ack awaited) to the subject its `Svc-Result-To` header names, and only then acknowledges the task.
+ *
+ * Outcomes: a value → delivered, acked. A `ServiceError` → delivered as data (the error is the answer), acked. Any other
+ * failure, or a kind this worker has no handler for → `nak` (another delivery, possibly on another worker); on the
+ * last delivery the failure is delivered instead, as `UpstreamError` "failed on N deliveries". A result that cannot be
+ * published leaves the task unacknowledged: it comes back after `ack_wait`. Long tasks report progress every
+ * ack_wait/3 so they are not redelivered while they run. `stop()`: pulls no more, lets in-flight tasks finish within
+ * the grace period, then aborts the rest and naks them so another worker takes them at once.
+ */
+import type { JsMsg } from '@nats-io/jetstream';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { errorToData, ServiceError, UpstreamError } from '../errors.js';
+import type { ClusterLink, ClusterLog } from './nats-connection.js';
+import { RESULT_TO_HEADER, TASK_STREAM, TASK_SUBJECT_PREFIX, WORKER_CONSUMER } from './names.js';
+import { DELIVERY_HEADER, OUTCOME_HEADER } from './task-queue.js';
+import type { TaskContext, TaskHandler } from './task-types.js';
+
+/** Options of `startWorkerLoop`. */
+export interface WorkerLoopOptions {
+  readonly link: ClusterLink;
+  /** Handlers by task kind (the last token of `svc.task.<kind>`). */
+  readonly handlers: ReadonlyMap<string, TaskHandler>;
+  /** Tasks held at once (the worker's compute threads). */
+  readonly concurrency: number;
+  readonly workerId: string;
+  /** How long `stop()` lets in-flight tasks finish before handing them back, ms (default 10 s). */
+  readonly graceMs?: number;
+  readonly log?: ClusterLog & { error?(obj: object, msg: string): void };
+}
+
+/** A running worker loop. */
+export interface WorkerLoop {
+  /** Tasks in hand. */
+  readonly inFlight: number;
+  /** Tasks finished (acked) since the start. */
+  readonly completed: number;
+  /** Stops pulling, finishes or hands back in-flight tasks, resolves when none is left. */
+  stop(): Promise<void>;
+}
+
+const FETCH_EXPIRES_MS = 5_000;
+const silent = { info: () => {}, warn: () => {} };
+
+/** Starts pulling tasks in the background (waiting for NATS while it is down). */
+export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
+  const log = options.log ?? silent;
+  const graceMs = options.graceMs ?? 10_000;
+  const inFlight = new Map<JsMsg, AbortController>();
+  const running = new Set<Promise<void>>();
+  let completed = 0;
+  let stopping = false;
+  let slotFreed: () => void = () => {};
+  let fetching: { close(): Promise<void | Error> } | undefined;
+
+  async function handle(msg: JsMsg, ackWaitMs: number, maxDeliver: number): Promise<void> {
+    const kind = msg.subject.slice(TASK_SUBJECT_PREFIX.length + 1);
+    const taskId = msg.headers?.get('Nats-Msg-Id') || `seq-${msg.seq}`;
+    const resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
+    const delivery = msg.info.deliveryCount;
+    const controller = new AbortController();
+    inFlight.set(msg, controller);
+    const heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+    const context: TaskContext = {
+      taskId, deliveryCount: delivery, maxDeliver, workerId: options.workerId, signal: controller.signal,
+      progress: () => msg.working(),
+    };
+    let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
+    try {
+      const handler = options.handlers.get(kind);
+      if (handler === undefined) throw new Error(`worker ${options.workerId} has no handler for task kind '${kind}'`);
+      // A handler that does not heed the signal is still let go of when the worker hands the task back.
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+      });
+      outcome = { ok: true, bytes: await Promise.race([handler(msg.data, context), aborted]) };
+    } catch (err) {
+      if (controller.signal.aborted) {
+        clearInterval(heartbeat);
+        msg.nak();
+        return;
+      }
+      if (err instanceof ServiceError) {
+        outcome = { ok: false, error: err };
+      } else if (delivery < maxDeliver) {
+        clearInterval(heartbeat);
+        log.warn({ task: taskId, kind, delivery, err: (err as Error).message }, 'task failed; handed back for another delivery');
+        msg.nak();
+        return;
+      } else {
+        outcome = {
+          ok: false,
+          error: new UpstreamError(`The compute task failed on ${delivery} deliveries: ${(err as Error).message}`),
+        };
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code }, 'task answered with an error');
+    if (resultTo !== undefined) {
+      try {
+        const h = natsHeaders();
+        h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
+        h.set(DELIVERY_HEADER, String(delivery));
+        const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
+        const { js } = options.link.require();
+        await js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
+      } catch (err) {
+        // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
+        log.warn({ task: taskId, kind, err: (err as Error).message }, 'result not delivered; the task will be redelivered');
+        return;
+      }
+    }
+    msg.ack();
+    completed++;
+  }
+
+  function track(msg: JsMsg, ackWaitMs: number, maxDeliver: number): void {
+    const done = handle(msg, ackWaitMs, maxDeliver)
+      .catch((err: unknown) => log.warn({ err: (err as Error).message }, 'task handling failed'))
+      .finally(() => {
+        inFlight.delete(msg);
+        running.delete(done);
+        slotFreed();
+      });
+    running.add(done);
+  }
+
+  async function pull(): Promise<void> {
+    while (!stopping) {
+      if (inFlight.size >= options.concurrency) {
+        await new Promise<void>((resolve) => (slotFreed = resolve));
+        continue;
+      }
+      try {
+        const { js, jsm } = options.link.current() ?? (await options.link.ready());
+        const info = await jsm.consumers.info(TASK_STREAM, WORKER_CONSUMER);
+        const ackWaitMs = (info.config.ack_wait ?? 30e9) / 1e6;
+        const limit = info.config.max_deliver ?? -1;
+        const maxDeliver = limit > 0 ? limit : Number.POSITIVE_INFINITY;
+        const consumer = await js.consumers.get(TASK_STREAM, WORKER_CONSUMER);
+        while (!stopping && inFlight.size < options.concurrency) {
+          const batch = await consumer.fetch({ max_messages: options.concurrency - inFlight.size, expires: FETCH_EXPIRES_MS });
+          fetching = batch;
+          for await (const msg of batch) {
+            if (stopping) {
+              msg.nak();
+              continue;
+            }
+            track(msg, ackWaitMs, maxDeliver);
+          }
+          fetching = undefined;
+        }
+      } catch (err) {
+        if (stopping) break;
+        log.warn({ err: (err as Error).message }, 'pulling tasks failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  log.info({ worker: options.workerId, concurrency: options.concurrency, kinds: [...options.handlers.keys()] }, 'worker started');
+  const pulling = pull();
+
+  return {
+    get inFlight() {
+      return inFlight.size;
+    },
+    get completed() {
+      return completed;
+    },
+    async stop() {
+      stopping = true;
+      slotFreed();
+      await fetching?.close().catch(() => {});
+      await pulling;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(running), grace]);
+      clearTimeout(timer);
+      if (inFlight.size > 0) {
+        log.info({ tasks: inFlight.size }, 'handing back tasks still in hand');
+        for (const controller of inFlight.values()) controller.abort(new UpstreamError('The worker is stopping.'));
+        await Promise.all(running);
+      }
+    },
+  };
+}

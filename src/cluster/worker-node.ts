@@ -1,0 +1,88 @@
+/**
+ * A compute worker process's parts: its link to NATS, its own Piscina pool over its own data directory, the handlers
+ * of every task kind it serves, and the loop that pulls tasks. `svc worker` runs one; tests run them in-process too.
+ *
+ * Task kinds come from `WORKER_TASK_KINDS`: each entry builds the handlers of some kinds from the worker's parts. The
+ * compute kinds are the first entry; another product adds its kinds (e.g. `report`) by adding an entry.
+ */
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { createPoolExecutor } from '../compute/local-compute.js';
+import type { TaskExecutor } from '../compute/planned-compute.js';
+import { computeTaskHandlers } from './compute-tasks.js';
+import { ClusterLink, type ClusterLog } from './nats-connection.js';
+import { randomId } from './task-queue.js';
+import type { TaskHandler } from './task-types.js';
+import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
+
+/** What a worker offers the builders of task handlers. */
+export interface WorkerParts {
+  readonly workerId: string;
+  /** The worker's own data directory (tasks never carry one). */
+  readonly dataDir: string;
+  /** The worker's compute pool. */
+  readonly executor: TaskExecutor;
+  readonly link: ClusterLink;
+  readonly log: ClusterLog;
+}
+
+/** Builds the handlers of some task kinds. */
+export type TaskKindsFactory = (parts: WorkerParts) => Map<string, TaskHandler> | Promise<Map<string, TaskHandler>>;
+
+/** Every task kind a worker serves: add an entry to serve more kinds. */
+export const WORKER_TASK_KINDS: TaskKindsFactory[] = [(parts) => computeTaskHandlers(parts.executor, parts.dataDir)];
+
+/** Options of `startWorkerNode`. */
+export interface WorkerNodeOptions {
+  readonly natsUrl: string;
+  readonly dataDir: string;
+  /** Compute threads, also the tasks held at once (default: the number of cores). */
+  readonly threads?: number;
+  /** Consumer limits this worker sets up when it is the first to connect. */
+  readonly ackWaitMs: number;
+  readonly maxDeliver: number;
+  /** Grace period of a stop for in-flight tasks, ms. */
+  readonly graceMs?: number;
+  readonly log?: ClusterLog;
+  /** Task kinds to serve; default WORKER_TASK_KINDS. */
+  readonly kinds?: readonly TaskKindsFactory[];
+  /** Accept fault-injection tasks in the pool (tests of crash handling only). */
+  readonly allowFaultInjection?: boolean;
+}
+
+/** A running worker. */
+export interface WorkerNode {
+  readonly workerId: string;
+  readonly loop: WorkerLoop;
+  /** Graceful stop: pulls no more, finishes or hands back tasks, closes the pool and the link. */
+  stop(): Promise<void>;
+}
+
+const silent: ClusterLog = { info: () => {}, warn: () => {} };
+
+/** Starts a worker (connecting in the background; it pulls once NATS is reachable). */
+export async function startWorkerNode(options: WorkerNodeOptions): Promise<WorkerNode> {
+  const workerId = randomId();
+  const log = options.log ?? silent;
+  const threads = options.threads ?? availableParallelism();
+  const executor = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
+  const link = ClusterLink.start({
+    url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
+  });
+  const parts: WorkerParts = { workerId, dataDir: resolve(options.dataDir), executor, link, log };
+  const handlers = new Map<string, TaskHandler>();
+  for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
+    for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);
+  }
+  const loop = startWorkerLoop({ link, handlers, concurrency: threads, workerId, graceMs: options.graceMs, log });
+  let stopping: Promise<void> | undefined;
+  return {
+    workerId,
+    loop,
+    stop: () => (stopping ??= (async () => {
+      await loop.stop();
+      await executor.close();
+      await link.close();
+    })()),
+  };
+}
