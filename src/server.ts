@@ -153,14 +153,25 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       db.close();
     });
     const geocoder = geocoderFor(config);
-    // Loaded here, not at the top: the worker pool and its kernels are only needed when serving.
-    const { createLocalCompute } = await import('./compute/local-compute.js');
-    const compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
-    cleanups.push(() => compute.close());
     let log: FastifyBaseLogger | undefined;
     // A cluster node keeps limits, report jobs and files, and the statistics cache in NATS JetStream.
     const cluster = clusterState(config, { log: forwardingLogger(() => log) });
     if (cluster !== undefined) cleanups.push(() => cluster.close());
+    // The compute back end: the local pool (embedded default), or, on a cluster node, the NATS work queue over the
+    // same link. Loaded here, not at the top: the pool, its kernels and the NATS client are only needed when serving.
+    let compute: LocalCompute;
+    let closeCompute: () => Promise<void>;
+    if (cluster === undefined || config.nats === undefined) {
+      const { createLocalCompute } = await import('./compute/local-compute.js');
+      compute = await createLocalCompute({ dataDir: config.dataDir, threads: config.computeThreads });
+      closeCompute = () => compute.close();
+    } else {
+      const { startClusterCompute } = await import('./cluster/cluster-compute.js');
+      const queue = startClusterCompute({ ...config, nats: config.nats }, { link: cluster.link, requesterId: cluster.nodeId });
+      compute = queue.compute;
+      closeCompute = () => queue.close();
+    }
+    cleanups.push(() => closeCompute());
     // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
     const damage = new DamageRegistry({ now: systemClock.now });
     const historical = new HistoricalService({
@@ -219,7 +230,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await reports.close();
       await modelService.close();
       await historical.drain();
-      await compute.close();
+      await closeCompute();
       await cluster?.close();
       db.close();
     };

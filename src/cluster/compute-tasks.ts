@@ -7,7 +7,7 @@
 import { ComputeThreadLostError } from '../compute/local-compute.js';
 import type { TaskExecutor } from '../compute/planned-compute.js';
 import type { ComputeTask } from '../compute/protocol.js';
-import { ValidationError } from '../errors.js';
+import { DatasetError, ValidationError } from '../errors.js';
 import { COMPUTE_TASK_KINDS } from './nats-compute.js';
 import { decodeTaskData, encodeTaskData } from './task-codec.js';
 import type { TaskHandler } from './task-types.js';
@@ -19,7 +19,7 @@ const DATA_KINDS: ReadonlySet<string> = new Set(['stats', 'accumulate', 'finaliz
 export class ComputeThreadLost extends Error {}
 
 /** Handlers of every compute kind, running tasks in `executor` over `dataDir`. */
-export function computeTaskHandlers(executor: TaskExecutor, dataDir: string): Map<string, TaskHandler> {
+export function computeTaskHandlers(executor: TaskExecutor, dataDir: string, workerId: string): Map<string, TaskHandler> {
   const handlers = new Map<string, TaskHandler>();
   for (const kind of COMPUTE_TASK_KINDS) {
     handlers.set(kind, async (payload, context) => {
@@ -33,6 +33,9 @@ export function computeTaskHandlers(executor: TaskExecutor, dataDir: string): Ma
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (err instanceof ComputeThreadLostError) throw new ComputeThreadLost(err.message, { cause: err });
+        // A dataset this worker cannot open (missing or unreadable data directory, wrong metadata): the operator needs
+        // to know which worker; the API node logs it.
+        if (err instanceof DatasetError) throw new DatasetError(`Compute worker ${workerId} cannot use its data: ${err.message}`, { cause: err });
         throw err;
       }
     });

@@ -30,7 +30,7 @@ export interface WorkerParts {
 export type TaskKindsFactory = (parts: WorkerParts) => Map<string, TaskHandler> | Promise<Map<string, TaskHandler>>;
 
 /** Every task kind a worker serves: add an entry to serve more kinds. */
-export const WORKER_TASK_KINDS: TaskKindsFactory[] = [(parts) => computeTaskHandlers(parts.executor, parts.dataDir)];
+export const WORKER_TASK_KINDS: TaskKindsFactory[] = [(parts) => computeTaskHandlers(parts.executor, parts.dataDir, parts.workerId)];
 
 /** Options of `startWorkerNode`. */
 export interface WorkerNodeOptions {

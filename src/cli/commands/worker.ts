@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { startWorkerNode } from '../../cluster/worker-node.js';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
+import { listDatasets } from '../../store/data-dir.js';
 import type { Command } from '../command.js';
 import { parseCount, shutdownSignal } from '../options.js';
 
@@ -43,6 +44,14 @@ export const workerCommand: Command = {
     const worker = await startWorkerNode({
       natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
     });
+    // A worker without readable data still runs (its tasks answer with an error naming it), but says so at once.
+    await listDatasets(values.data).then(
+      (datasets) => {
+        if (datasets.length === 0) log.warn({ data: values.data }, 'no dataset in the data directory: every task will fail');
+        else log.info({ datasets }, 'datasets found');
+      },
+      (err: unknown) => log.warn({ data: values.data, err: (err as Error).message }, 'the data directory cannot be read: every task will fail'),
+    );
     log.info({ worker: worker.workerId, data: values.data, nats: nats.url }, 'svc worker running; stop with Ctrl-C or SIGTERM');
     const signal = await shutdownSignal();
     log.info({ worker: worker.workerId, signal }, 'stopping');

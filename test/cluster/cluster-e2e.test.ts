@@ -1,0 +1,182 @@
+/**
+ * End to end with a real nats-server, real `svc worker` processes and API nodes serving HTTP: a cluster node answers
+ * exactly as the embedded default; a worker killed with SIGKILL mid-task has its task redone once by another worker,
+ * with the right answer; a worker that cannot read its data answers with a clear error, not a loop; NATS unreachable
+ * at the start or stopped later gives 502 problem documents at once, and the node recovers when NATS returns.
+ */
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClusterLink } from '../../src/cluster/nats-connection.js';
+import { createNatsCompute } from '../../src/cluster/nats-compute.js';
+import { RESULT_STREAM } from '../../src/cluster/names.js';
+import { DELIVERY_HEADER, NatsTaskQueue } from '../../src/cluster/task-queue.js';
+import { DatasetError } from '../../src/errors.js';
+import { computeDataset } from '../../src/compute/dataset-cache.js';
+import { planSample } from '../../src/compute/sample-plan.js';
+import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
+import { expectProblem, startE2eServer, type E2eResponse, type E2eServer } from '../e2e/support/e2e-server.js';
+import { fixtureDataDir } from '../helpers/fixtures.js';
+import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
+
+const ACK_WAIT_MS = 2_000;
+const WORKER_ENV = { SVC_NATS_ACK_WAIT_MS: String(ACK_WAIT_MS), SVC_NATS_MAX_DELIVER: '3' };
+
+/** The answer without what differs between two computations of it (the time it was computed, cache headers). */
+function answer(res: E2eResponse): unknown {
+  expect(res.status, res.text).toBe(200);
+  const body = structuredClone(res.json) as { meta: Record<string, unknown> };
+  delete body.meta.generated_utc;
+  delete body.meta.computed_utc;
+  return body;
+}
+
+let nats: TestNatsServer;
+let dataDir: string;
+let embedded: E2eServer;
+let cluster: E2eServer;
+let embeddedKey: string;
+let clusterKey: string;
+let root: string;
+let inspector: ClusterLink;
+const workers: WorkerProcess[] = [];
+
+/** A pause between retries while a node reconnects (not a timing assertion: it only spares the rate limit). */
+const pause = () => new Promise((r) => setTimeout(r, 100));
+
+/** The `Svc-Delivery` header of the last result stored in SVC_RESULTS. */
+async function lastResultDelivery(): Promise<string | undefined> {
+  const { jsm } = await inspector.ready();
+  const { state } = await jsm.streams.info(RESULT_STREAM);
+  const msg = await jsm.streams.getMessage(RESULT_STREAM, { seq: state.last_seq });
+  return msg?.header?.get(DELIVERY_HEADER);
+}
+
+const clusterConfig = () => ({ nats: { url: nats.url, ackWaitMs: ACK_WAIT_MS, maxDeliver: 3 } });
+const stats = (server: E2eServer, key: string, query: string) => server.get(`/v1/historical/stats?${query}`, key);
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'svc-cluster-e2e-'));
+  nats = await startNatsServer();
+  dataDir = await fixtureDataDir();
+  embedded = await startE2eServer();
+  embeddedKey = embedded.issue({ label: 'embedded', ratePerMin: 1000 });
+  cluster = await startE2eServer({ config: clusterConfig() });
+  clusterKey = cluster.issue({ label: 'cluster', ratePerMin: 1000 });
+  inspector = ClusterLink.start({ url: nats.url, name: 'test-inspector', ackWaitMs: ACK_WAIT_MS, maxDeliver: 3, retryMs: 100 });
+  for (let i = 0; i < 2; i++) workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+}, 120_000);
+afterAll(async () => {
+  for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  await inspector?.close();
+  await cluster?.close();
+  await embedded?.close();
+  await nats?.dispose();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('an API node in cluster mode with two worker processes', () => {
+  for (const [name, query] of [
+    ['a point', 'lat=50.8467&lon=4.3525'],
+    ['a 50 m radius', 'lat=50.8462&lon=4.3540&radius_m=50'],
+    ['a nationwide point', 'lat=50.6326&lon=5.5797'],
+  ]) {
+    it(`answers ${name} exactly as the embedded default`, async () => {
+      expect(answer(await stats(cluster, clusterKey, query))).toEqual(answer(await stats(embedded, embeddedKey, query)));
+    });
+  }
+
+  it('stops its workers gracefully on SIGTERM (exit code 0)', async () => {
+    for (const w of workers.splice(0)) {
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+      expect(w.lines.some((l) => l.msg === 'stopped')).toBe(true);
+    }
+  });
+
+  it('redoes once, on another worker, the task of a worker killed with SIGKILL mid-task; the answer is right', async () => {
+    const [lat, lon] = [50.8471, 4.3519];
+    // The first worker's copy of the data holds, in place of the chunk this query reads, a named pipe: reading it
+    // blocks until the test writes, and the test's open() returns exactly when the worker opened it — mid-task.
+    const slowData = join(root, 'slow-data');
+    await cp(dataDir, slowData, { recursive: true });
+    const { chunks } = planSample(await computeDataset(dataDir, 'brussels_extended'), { dataset: 'brussels_extended', lat, lon });
+    const chunk = join(slowData, 'brussels_extended', hourlyChunkKey('no2', chunks[0]!.chunkRow, chunks[0]!.chunkCol));
+    await rm(chunk);
+    execFileSync('mkfifo', [chunk]);
+    const doomed = await startWorkerProcess(nats.url, slowData, { env: WORKER_ENV });
+    const pending = stats(cluster, clusterKey, `lat=${lat}&lon=${lon}`);
+    const pipe = await open(chunk, 'w');
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    await pipe.close();
+    workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+    expect(answer(await pending)).toEqual(answer(await stats(embedded, embeddedKey, `lat=${lat}&lon=${lon}`)));
+    // The last result the workers published is this task's, from its second delivery.
+    expect(await lastResultDelivery()).toBe('2');
+  }, 60_000);
+
+  it('answers with a clear error, once, when the only worker cannot read its data', async () => {
+    for (const w of workers.splice(0)) {
+      w.child.kill('SIGTERM');
+      await w.exited;
+    }
+    const blind = await startWorkerProcess(nats.url, join(root, 'no-such-data'), { env: WORKER_ENV });
+    // Over HTTP: a 502 whose detail names no server path (the worker's error goes to the node's log).
+    const res = await stats(cluster, clusterKey, 'lat=50.8473&lon=4.3531');
+    expect(expectProblem(res, 502, 'upstream_error').detail).not.toMatch(/no-such-data/);
+    // The error itself, as the API node receives it: it names the worker and what it cannot read, from one delivery.
+    const queue = new NatsTaskQueue({ link: inspector, defaultTimeoutMs: 30_000 });
+    const err = await createNatsCompute({ queue, dataDir }).computeStats({ dataset: 'brussels_extended', lat: 50.8473, lon: 4.3531 })
+      .catch((e: unknown) => e);
+    queue.close();
+    expect(err).toBeInstanceOf(DatasetError);
+    expect((err as Error).message).toMatch(/^Compute worker \S+ cannot use its data: Dataset not found: .*no-such-data\/brussels_extended does not exist/);
+    expect(await lastResultDelivery()).toBe('1');
+    blind.child.kill('SIGTERM');
+    await blind.exited;
+    workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+  }, 60_000);
+});
+
+describe('NATS unreachable', () => {
+  it('answers 502 at once while NATS is stopped, and recovers when it returns', async () => {
+    await nats.stop();
+    const res = await stats(cluster, clusterKey, 'lat=50.8475&lon=4.3529');
+    const body = expectProblem(res, 502, 'upstream_error');
+    expect(String(body.detail)).toMatch(/retrying is reasonable/);
+    await nats.start();
+    await inspector.ready();
+    await cluster.server.compute.datasetVersion('brussels_extended');
+    let again = await stats(cluster, clusterKey, 'lat=50.8475&lon=4.3529');
+    // The node may not have reconnected yet when the test's own link did: it answers 502 until then, never hangs.
+    while (again.status === 502) {
+      await pause();
+      again = await stats(cluster, clusterKey, 'lat=50.8475&lon=4.3529');
+    }
+    expect(answer(again)).toEqual(answer(await stats(embedded, embeddedKey, 'lat=50.8475&lon=4.3529')));
+  }, 60_000);
+
+  it('starts an API node while NATS is down; it answers 502 until NATS is up, then answers', async () => {
+    await nats.stop();
+    const late = await startE2eServer({ config: clusterConfig() });
+    try {
+      const key = late.issue({ label: 'late', ratePerMin: 1000 });
+      expectProblem(await stats(late, key, 'lat=50.8477&lon=4.3527'), 502, 'upstream_error');
+      const health = await late.get('/v1/health');
+      expect(health.status).toBe(200);
+      await nats.start();
+      let res = await stats(late, key, 'lat=50.8477&lon=4.3527');
+      while (res.status === 502) {
+        await pause();
+        res = await stats(late, key, 'lat=50.8477&lon=4.3527');
+      }
+      expect(answer(res)).toEqual(answer(await stats(embedded, embeddedKey, 'lat=50.8477&lon=4.3527')));
+    } finally {
+      await late.close();
+    }
+  }, 60_000);
+});
