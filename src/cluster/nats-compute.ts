@@ -6,7 +6,7 @@
  * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
  */
 import type { ComputeTask } from '../compute/protocol.js';
-import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
+import { plannedCompute, type PlannedCompute, type RunOptions, type TaskExecutor } from '../compute/planned-compute.js';
 import { decodeTaskData, encodeTaskData } from './task-codec.js';
 import type { TaskQueue } from './task-types.js';
 
@@ -40,9 +40,10 @@ export function withoutDataDir(task: ComputeTask): Omit<ComputeTask, 'dataDir'> 
 export function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?: number): TaskExecutor {
   return {
     parallelism,
-    async run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T> {
+    async run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T> {
       const bytes = await queue.request(task.kind, encodeTaskData(withoutDataDir(task)), {
         ...(signal ? { signal } : {}),
+        ...(options?.id !== undefined ? { id: options.id } : {}),
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       });
       return decodeTaskData<T>(bytes);

@@ -13,11 +13,17 @@ import { computationOf, planSample } from './sample-plan.js';
 /** Below this many chunks a query runs as one task: splitting would cost more than it saves. */
 export const SPLIT_MIN_CHUNKS = 12;
 
+/** Options of one task. */
+export interface RunOptions {
+  /** A stable task id: a queue that deduplicates by id runs a task published twice once (the precompute's rows). */
+  readonly id?: string;
+}
+
 /** Runs compute tasks somewhere; errors are rebuilt `ServiceError`s. */
 export interface TaskExecutor {
   /** Tasks one split query runs at once (a pool's threads; a cluster's expected workers × threads). */
   readonly parallelism: number;
-  run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
+  run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -26,9 +32,9 @@ export interface PlannedCompute extends ComputeBackend, SurroundingsBackend {
   /** Tasks one split query runs at once. */
   readonly threads: number;
   /** Runs a raw task (map tiles, precompute, fault injection); errors are rebuilt `ServiceError`s. */
-  runTask<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
+  runTask<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
   /** Point statistics of every outdoor cell of one chunk row (the precompute's unit of work). */
-  precomputeRow(dataset: string, chunkRow: number, signal?: AbortSignal): Promise<PrecomputeRowValue>;
+  precomputeRow(dataset: string, chunkRow: number, signal?: AbortSignal, options?: RunOptions): Promise<PrecomputeRowValue>;
 }
 
 /** Options of `plannedCompute`. */
@@ -52,7 +58,7 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
   const { dataDir } = options;
   const splitMin = Math.max(2, options.splitMinChunks ?? SPLIT_MIN_CHUNKS);
   const parts = executor.parallelism;
-  const run = <T>(task: ComputeTask, signal?: AbortSignal) => executor.run<T>(task, signal);
+  const run = <T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions) => executor.run<T>(task, signal, options);
 
   async function splitStats(request: StatsRequest, chunks: ChunkSelection[], signal?: AbortSignal): Promise<BlocksValue> {
     const records = await Promise.all(
@@ -76,8 +82,8 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
     surroundings(request, signal) {
       return run<SurroundingsGrid>({ kind: 'surroundings', dataDir, request }, signal);
     },
-    precomputeRow(dataset, chunkRow, signal) {
-      return run<PrecomputeRowValue>({ kind: 'precompute-row', dataDir, dataset, chunkRow }, signal);
+    precomputeRow(dataset, chunkRow, signal, options) {
+      return run<PrecomputeRowValue>({ kind: 'precompute-row', dataDir, dataset, chunkRow }, signal, options);
     },
     async datasetVersion(dataset) {
       return (await computeDataset(dataDir, dataset)).version;

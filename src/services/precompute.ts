@@ -10,6 +10,7 @@
  * Resumable: each finished chunk row is saved under `<dataset>.precompute-partial/`; a rerun skips saved rows (as long
  * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
@@ -66,12 +67,33 @@ export function checkPrecomputable(city: CityConfig): void {
   );
 }
 
+/** How rows are sent to the compute back end. */
+export interface PrecomputeOptions {
+  /** Rows in flight at once (default: all; a local pool queues them itself, a cluster run bounds its queue). */
+  readonly concurrency?: number;
+  /**
+   * Gives each row task a stable id (`<prefix>-<content hash>-<row>`): a coordinator that resumes within the queue's
+   * duplicate window re-publishes a row in flight without queuing it twice, and picks up its stored result.
+   */
+  readonly taskIdPrefix?: string;
+}
+
+/** Runs `work` over `items` with at most `limit` at once; rejects with the first failure. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
+
 /** Runs the precompute of `city`'s dataset with `compute`; the city must be answered by a street-level dataset. */
 export async function precomputeCity(
   compute: LocalCompute,
   dataDir: string,
   city: CityConfig,
   progress?: PrecomputeProgress,
+  options: PrecomputeOptions = {},
 ): Promise<PrecomputeSummary> {
   checkPrecomputable(city);
   const ds = await computeDataset(dataDir, city.dataset);
@@ -88,14 +110,14 @@ export async function precomputeCity(
   const todo = Array.from({ length: chunkRows }, (_, r) => r).filter((r) => !done.has(r));
   progress?.start(chunkRows, done.size);
   let cells = 0;
-  await Promise.all(
-    todo.map(async (r) => {
-      const value = await compute.precomputeRow(city.dataset, r);
-      await saveRow(partial, value);
-      cells += value.cellsComputed;
-      progress?.row();
-    }),
-  );
+  const version = createHash('sha256').update(ds.reader.attrs.content_version).digest('hex').slice(0, 12);
+  await eachLimited(todo, options.concurrency ?? todo.length, async (r) => {
+    const id = options.taskIdPrefix === undefined ? undefined : `${options.taskIdPrefix}-${version}-${r}`;
+    const value = await compute.precomputeRow(city.dataset, r, undefined, id === undefined ? undefined : { id });
+    await saveRow(partial, value);
+    cells += value.cellsComputed;
+    progress?.row();
+  });
 
   const full = PRECOMPUTE_GRIDS.map(() => new Float32Array(grid.nx * grid.ny));
   for (let r = 0; r < chunkRows; r++) {

@@ -2,18 +2,22 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
+import { clusterPrecompute } from '../../cluster/cluster-precompute.js';
 import { ValidationError } from '../../errors.js';
 import { checkPrecomputable, precomputeCity } from '../../services/precompute.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
 import { parseCount } from '../options.js';
 
-const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N]
+const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats URL]
 
 Computes point statistics for every outdoor cell of the city's dataset with all cores and writes the result grids
 (rating and score per metric, good-air share, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-
 readable), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
 where it stopped. Restart the server afterwards so it picks the references up.
+With --nats URL the chunk rows are computed by the cluster's workers (svc worker) instead of local threads; this
+process plans, shows progress and writes the same output to DIR. Interrupted (this process or a worker), it resumes:
+rows already saved are skipped, rows still queued are not queued twice.
 Cities: ${streetLevelCities().map((c) => c.id).join(', ')} (the cities answered by a street-level dataset; the others
 are answered by the nationwide dataset and have no grid of their own to precompute).`;
 
@@ -24,8 +28,12 @@ export const precomputeCommand: Command = {
   usage: USAGE,
   async run(args) {
     const { values } = parseArgs({
-      args, strict: true, options: { data: { type: 'string' }, city: { type: 'string' }, threads: { type: 'string' } },
+      args, strict: true,
+      options: { data: { type: 'string' }, city: { type: 'string' }, threads: { type: 'string' }, nats: { type: 'string' } },
     });
+    if (values.nats !== undefined && values.threads !== undefined) {
+      throw new ValidationError('--threads is for a local run; with --nats the workers have their own threads.');
+    }
     if (!values.data) throw new ValidationError('--data DIR is required.');
     if (!values.city) throw new ValidationError('--city ID is required.');
     const city = getCity(values.city);
@@ -33,7 +41,8 @@ export const precomputeCommand: Command = {
     checkPrecomputable(city);
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const dataDir = resolve(values.data);
-    const compute = await createLocalCompute({ dataDir, threads });
+    const cluster = values.nats === undefined ? undefined : await clusterPrecompute(values.nats, dataDir, city.dataset);
+    const compute = cluster?.compute ?? await createLocalCompute({ dataDir, threads });
     const started = performance.now();
     let bar: Progress | undefined;
     try {
@@ -43,7 +52,7 @@ export const precomputeCommand: Command = {
           if (done > 0) bar.tick(done);
         },
         row: () => bar?.tick(),
-      });
+      }, cluster?.options);
       bar?.done();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
@@ -53,6 +62,7 @@ export const precomputeCommand: Command = {
       return 0;
     } finally {
       await compute.close();
+      await cluster?.close();
     }
   },
 };

@@ -1,0 +1,43 @@
+/**
+ * The coordinator side of a distributed precompute (`svc precompute --nats URL`): the precompute service runs as for
+ * a local run (planning, progress, resume markers, output) while its chunk rows go to the workers as `precompute-row`
+ * tasks. The requester id is fixed per dataset (`precompute-<dataset>`) and row tasks have stable ids, so a coordinator
+ * that restarts within the queue's duplicate window finds the rows still in flight (their results are stored in
+ * `SVC_RESULTS`) instead of queuing them twice; later, a row is simply queued again (rows are idempotent).
+ */
+import type { PlannedCompute } from '../compute/planned-compute.js';
+import { loadConfig } from '../config.js';
+import type { PrecomputeOptions } from '../services/precompute.js';
+import { createNatsCompute } from './nats-compute.js';
+import { ClusterLink } from './nats-connection.js';
+import { NatsTaskQueue } from './task-queue.js';
+
+/** Row tasks in the queue at once: enough to keep many workers busy, few enough that each is answered in time. */
+export const PRECOMPUTE_IN_FLIGHT = 64;
+/** Deadline of one row task, from its publication (it may wait behind the other rows in flight). */
+export const PRECOMPUTE_ROW_TIMEOUT_MS = 30 * 60_000;
+
+/** A coordinator's compute and options. */
+export interface ClusterPrecompute {
+  readonly compute: PlannedCompute;
+  readonly options: PrecomputeOptions;
+  close(): Promise<void>;
+}
+
+/** Connects to `url` (waiting for NATS, with a message while it is unreachable) and sets up the coordinator. */
+export async function clusterPrecompute(url: string, dataDir: string, dataset: string): Promise<ClusterPrecompute> {
+  const nats = loadConfig({ ...process.env, SVC_NATS_URL: url }).nats!;
+  const link = ClusterLink.start({ url: nats.url, name: `svc-precompute ${dataset}`, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver });
+  const notice = setTimeout(() => console.error(`Waiting for NATS at ${nats.url} ...`), 2_000);
+  await link.ready();
+  clearTimeout(notice);
+  const queue = new NatsTaskQueue({ link, requesterId: `precompute-${dataset}`, defaultTimeoutMs: PRECOMPUTE_ROW_TIMEOUT_MS });
+  return {
+    compute: createNatsCompute({ queue, dataDir }),
+    options: { concurrency: PRECOMPUTE_IN_FLIGHT, taskIdPrefix: `pre-${dataset}` },
+    async close() {
+      queue.close();
+      await link.close();
+    },
+  };
+}
