@@ -98,14 +98,22 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     } finally {
       clearInterval(heartbeat);
     }
-    if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code }, 'task answered with an error');
     if (resultTo !== undefined) {
       try {
+        const { js, nc } = options.link.require();
+        const max = nc.info?.max_payload;
+        if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
+          // Publishing would fail on every delivery: the answer is an error the operator can act on.
+          outcome = { ok: false, error: new UpstreamError(
+            `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
+              `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
+          ) };
+        }
         const h = natsHeaders();
         h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
         h.set(DELIVERY_HEADER, String(delivery));
         const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
-        const { js } = options.link.require();
+        if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
         await js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
       } catch (err) {
         // Left unacknowledged: the task comes back after ack_wait, to this worker or another.

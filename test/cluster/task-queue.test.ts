@@ -3,6 +3,9 @@
  * data, hand-back and redelivery, the last delivery, the max-deliveries advisory, deadlines, graceful stop, submit,
  * resuming requesters, and NATS down at the start or later.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { TASK_STREAM, WORKER_CONSUMER } from '../../src/cluster/names.js';
@@ -260,4 +263,44 @@ describe('NATS unreachable', () => {
     expect(read(await api.queue.request('echo', text('recovered')))).toBe('recovered');
     await w.stop();
   }, 30_000);
+});
+
+describe('a NATS server with a small max_payload', () => {
+  let nats: TestNatsServer;
+  let api: Node;
+  let w: { stop(): Promise<void> };
+  let conf: string;
+  const limits = { ackWaitMs: 5_000, maxDeliver: 3 };
+  /** Incompressible bytes (a fixed-seed generator). */
+  const noise = (n: number) => {
+    const out = new Uint8Array(n);
+    let x = 7;
+    for (let i = 0; i < n; i++) out[i] = (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+    return out;
+  };
+  beforeAll(async () => {
+    conf = join(mkdtempSync(join(tmpdir(), 'svc-nats-conf-')), 'small.conf');
+    writeFileSync(conf, 'max_payload: 65536\n');
+    nats = await startNatsServer(['-c', conf]);
+    api = node(nats.url, limits);
+    await api.link.ready();
+    w = worker(nats.url, limits, { big: async () => noise(100_000), echo: async (p) => p });
+  }, 30_000);
+  afterAll(async () => {
+    await w?.stop();
+    await api?.close();
+    await nats?.dispose();
+    rmSync(dirname(conf), { recursive: true, force: true });
+  });
+
+  it('refuses a task larger than max_payload at once, saying which server setting to raise', async () => {
+    await expect(api.queue.request('echo', noise(100_000))).rejects.toThrow(/exceeds the NATS server's max_payload \(65536 bytes\)/);
+    expect(read(await api.queue.request('echo', text('small')))).toBe('small');
+  });
+
+  it('answers a task whose result is larger than max_payload with that error, once, instead of redelivering it', async () => {
+    const err = await api.queue.request('big', text('')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect((err as Error).message).toMatch(/result of a big task \(100000 bytes\) exceeds the NATS server's max_payload/);
+  });
 });
