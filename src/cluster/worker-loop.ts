@@ -136,20 +136,25 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     running.add(done);
   }
 
+  /** Resolves once fewer than `concurrency` tasks are in hand (or the loop stops). */
+  async function slot(): Promise<void> {
+    while (!stopping && inFlight.size >= options.concurrency) await new Promise<void>((resolve) => (slotFreed = resolve));
+  }
+
   async function pull(): Promise<void> {
     while (!stopping) {
-      if (inFlight.size >= options.concurrency) {
-        await new Promise<void>((resolve) => (slotFreed = resolve));
-        continue;
-      }
       try {
+        // Once per connection: the consumer's limits and handle (a reconnected or new connection starts over here).
         const { js, jsm } = options.link.current() ?? (await options.link.ready());
         const info = await jsm.consumers.info(TASK_STREAM, WORKER_CONSUMER);
         const ackWaitMs = (info.config.ack_wait ?? 30e9) / 1e6;
         const limit = info.config.max_deliver ?? -1;
         const maxDeliver = limit > 0 ? limit : Number.POSITIVE_INFINITY;
         const consumer = await js.consumers.get(TASK_STREAM, WORKER_CONSUMER);
-        while (!stopping && inFlight.size < options.concurrency) {
+        for (;;) {
+          await slot();
+          if (stopping) return;
+          // Only as many as there are free threads, so idle workers get the rest.
           const batch = await consumer.fetch({ max_messages: options.concurrency - inFlight.size, expires: FETCH_EXPIRES_MS });
           fetching = batch;
           for await (const msg of batch) {

@@ -43,6 +43,14 @@ let clusterKey: string;
 let root: string;
 let inspector: ClusterLink;
 const workers: WorkerProcess[] = [];
+/** Every worker process a test started, killed at the end whatever happened. */
+const started: WorkerProcess[] = [];
+/** Starts a worker process that is cleaned up after the tests. */
+async function startWorker(data: string): Promise<WorkerProcess> {
+  const w = await startWorkerProcess(nats.url, data, { env: WORKER_ENV });
+  started.push(w);
+  return w;
+}
 
 /** A pause between retries while a node reconnects (not a timing assertion: it only spares the rate limit). */
 const pause = () => new Promise((r) => setTimeout(r, 100));
@@ -67,10 +75,10 @@ beforeAll(async () => {
   cluster = await startE2eServer({ config: clusterConfig() });
   clusterKey = cluster.issue({ label: 'cluster', ratePerMin: 1000 });
   inspector = ClusterLink.start({ url: nats.url, name: 'test-inspector', ackWaitMs: ACK_WAIT_MS, maxDeliver: 3, retryMs: 100 });
-  for (let i = 0; i < 2; i++) workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+  for (let i = 0; i < 2; i++) workers.push(await startWorker(dataDir));
 }, 120_000);
 afterAll(async () => {
-  for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+  for (const w of started) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
   await inspector?.close();
   await cluster?.close();
   await embedded?.close();
@@ -107,13 +115,13 @@ describe('an API node in cluster mode with two worker processes', () => {
     const chunk = join(slowData, 'brussels_extended', hourlyChunkKey('no2', chunks[0]!.chunkRow, chunks[0]!.chunkCol));
     await rm(chunk);
     execFileSync('mkfifo', [chunk]);
-    const doomed = await startWorkerProcess(nats.url, slowData, { env: WORKER_ENV });
+    const doomed = await startWorker(slowData);
     const pending = stats(cluster, clusterKey, `lat=${lat}&lon=${lon}`);
     const pipe = await open(chunk, 'w');
     doomed.child.kill('SIGKILL');
     await doomed.exited;
     await pipe.close();
-    workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+    workers.push(await startWorker(dataDir));
     expect(answer(await pending)).toEqual(answer(await stats(embedded, embeddedKey, `lat=${lat}&lon=${lon}`)));
     // The last result the workers published is this task's, from its second delivery.
     expect(await lastResultDelivery()).toBe('2');
@@ -124,7 +132,7 @@ describe('an API node in cluster mode with two worker processes', () => {
       w.child.kill('SIGTERM');
       await w.exited;
     }
-    const blind = await startWorkerProcess(nats.url, join(root, 'no-such-data'), { env: WORKER_ENV });
+    const blind = await startWorker(join(root, 'no-such-data'));
     // Over HTTP: a 502 whose detail names no server path (the worker's error goes to the node's log).
     const res = await stats(cluster, clusterKey, 'lat=50.8473&lon=4.3531');
     expect(expectProblem(res, 502, 'upstream_error').detail).not.toMatch(/no-such-data/);
@@ -138,7 +146,7 @@ describe('an API node in cluster mode with two worker processes', () => {
     expect(await lastResultDelivery()).toBe('1');
     blind.child.kill('SIGTERM');
     await blind.exited;
-    workers.push(await startWorkerProcess(nats.url, dataDir, { env: WORKER_ENV }));
+    workers.push(await startWorker(dataDir));
   }, 60_000);
 });
 
