@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
+import { isDataUrl } from '../store/data-location.js';
 import type { TaskExecutor } from '../compute/planned-compute.js';
 import { computeTaskHandlers } from './compute-tasks.js';
 import { ClusterLink, type ClusterLog } from './nats-connection.js';
@@ -18,7 +19,7 @@ import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
 /** What a worker offers the builders of task handlers. */
 export interface WorkerParts {
   readonly workerId: string;
-  /** The worker's own data directory (tasks never carry one). */
+  /** The worker's own data directory or base URL (tasks never carry one). */
   readonly dataDir: string;
   /** The worker's compute pool. */
   readonly executor: TaskExecutor;
@@ -69,7 +70,8 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
   const link = ClusterLink.start({
     url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
   });
-  const parts: WorkerParts = { workerId, dataDir: resolve(options.dataDir), executor, link, log };
+  const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
+  const parts: WorkerParts = { workerId, dataDir, executor, link, log };
   const handlers = new Map<string, TaskHandler>();
   for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
     for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);

@@ -3,14 +3,13 @@
  * written by `svc precompute`, opened once per thread and kept. The dataset id is checked before any path is built.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { NATIONWIDE } from '../cities/catalog.js';
 import { DamagedDataError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
 import { isShuffledZstd16 } from '../store/codecs.js';
+import { locationJoin, readLocationText } from '../store/data-location.js';
 import { isDatasetId, type DatasetReader, type HourlyField } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 
@@ -50,7 +49,7 @@ function directDecodableFields(reader: DatasetReader): Set<HourlyField> {
 
 /** Directory of a dataset's precomputed statistics grids and references. */
 export function precomputedDir(dataDir: string, dataset: string): string {
-  return join(dataDir, `${dataset}.precomputed`);
+  return locationJoin(dataDir, `${dataset}.precomputed`);
 }
 
 /**
@@ -59,19 +58,19 @@ export function precomputedDir(dataDir: string, dataset: string): string {
  * references silently would change answers (`benchmark`, `summer_night_vs_city_c`).
  */
 export async function readReferences(dataDir: string, dataset: string): Promise<CityReferences> {
-  const path = join(precomputedDir(dataDir, dataset), '.zattrs');
+  const path = locationJoin(precomputedDir(dataDir, dataset), '.zattrs');
   const damaged = (why: string, cause?: unknown) => new DamagedDataError(
     `Dataset '${dataset}' is damaged: its precomputed city references (${dataset}.precomputed/.zattrs) ${why}.`,
     { dataset, path, cause },
   );
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readLocationText(path);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
     throw damaged(`cannot be read (${code ?? (cause as Error).message})`, cause);
   }
+  if (text === undefined) return {};
   let attrs: unknown;
   try {
     attrs = JSON.parse(text);
@@ -97,7 +96,7 @@ export function referenceOptions(ds: ComputeDataset): StatisticsOptions {
 async function open(dataDir: string, id: string): Promise<ComputeDataset> {
   // Synchronous whole-file reads in compute threads, which have nothing else to do while they wait
   // (docs/benchmarks.md); the main thread (which plans samples) serves HTTP and must never block on a read.
-  const reader = await openDataset(join(dataDir, id), { syncReads: !isMainThread });
+  const reader = await openDataset(locationJoin(dataDir, id), { syncReads: !isMainThread });
   if (reader.attrs.dataset !== id) {
     throw new DamagedDataError(`Dataset '${id}' is damaged: its directory holds dataset '${reader.attrs.dataset}'.`, {
       dataset: id, path: reader.dir,

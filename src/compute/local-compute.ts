@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Piscina } from 'piscina';
 import { errorFromData, UpstreamError, ValidationError } from '../errors.js';
+import { isDataUrl } from '../store/data-location.js';
 import { workerPath } from '../util/paths.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from './planned-compute.js';
 import type { ComputeReply, ComputeTask } from './protocol.js';
@@ -15,6 +16,7 @@ export { SPLIT_MIN_CHUNKS } from './planned-compute.js';
 
 /** Options of `createLocalCompute`. */
 export interface LocalComputeOptions {
+  /** A data directory, or a base URL serving the same files (read-only). */
   readonly dataDir: string;
   /** Compute threads; default: the number of cores. */
   readonly threads?: number;
@@ -67,5 +69,6 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
 /** Creates the pool (threads start at once, so the first query does not pay for them). */
 export async function createLocalCompute(options: LocalComputeOptions): Promise<LocalCompute> {
   const executor = createPoolExecutor(options.threads ?? availableParallelism(), { allowFaultInjection: options.allowFaultInjection });
-  return plannedCompute(executor, { dataDir: resolve(options.dataDir), splitMinChunks: options.splitMinChunks });
+  const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
+  return plannedCompute(executor, { dataDir, splitMinChunks: options.splitMinChunks });
 }

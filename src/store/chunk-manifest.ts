@@ -5,11 +5,11 @@
  * statistics; with it a missing, truncated or altered chunk is a `DamagedDataError` naming the dataset and the chunk.
  * xarray and zarr ignore the file.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DamagedDataError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-dir.js';
+import { locationJoin, readLocationText } from './data-location.js';
 
 /** File name of the manifest at the root of a store. */
 export const MANIFEST_FILE = '.zmanifest';
@@ -76,19 +76,19 @@ export function parseManifest(text: string, dataset: string, path: string): Chun
   return { contentVersion: doc.content_version, chunks };
 }
 
-/** Reads the manifest of the store at `dir`; undefined only when the file does not exist. */
+/** Reads the manifest of the store at `dir` (a directory or a URL); undefined only when the file does not exist. */
 export async function readManifest(dir: string, dataset: string): Promise<ChunkManifest | undefined> {
-  const path = join(dir, MANIFEST_FILE);
-  let text: string;
+  const path = locationJoin(dir, MANIFEST_FILE);
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readLocationText(path);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new DamagedDataError(
       `Dataset '${dataset}' is damaged: its chunk manifest (${MANIFEST_FILE}) cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`,
       { dataset, path, cause },
     );
   }
+  if (text === undefined) return undefined;
   return parseManifest(text, dataset, path);
 }
 
@@ -125,7 +125,7 @@ export function expectedChunkKeys(metadata: Readonly<Record<string, unknown>>): 
 export function checkManifestCovers(
   manifest: ChunkManifest, metadata: Readonly<Record<string, unknown>>, contentVersion: string, dataset: string, dir: string,
 ): void {
-  const path = join(dir, MANIFEST_FILE);
+  const path = locationJoin(dir, MANIFEST_FILE);
   const bad = (why: string) => new DamagedDataError(`Dataset '${dataset}' is damaged: its chunk manifest (${MANIFEST_FILE}) ${why}.`, { dataset, path });
   if (manifest.contentVersion !== contentVersion) {
     throw bad(`describes content version '${manifest.contentVersion}' but the metadata say '${contentVersion}'`);
@@ -149,7 +149,7 @@ export function verifyChunk(
 ): Uint8Array | undefined {
   const entry = manifest.chunks.get(key);
   if (entry === undefined) return bytes;
-  const path = join(dir, key);
+  const path = locationJoin(dir, key);
   const damaged = (why: string) => new DamagedDataError(`Dataset '${dataset}' is damaged: chunk ${key} ${why}.`, { dataset, path });
   if (bytes === undefined) throw damaged('is missing');
   if (bytes.byteLength !== entry.size) {

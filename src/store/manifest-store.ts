@@ -3,10 +3,10 @@
  * key the manifest lists must exist with its recorded size and CRC-32, so zarrita never reads a missing chunk as fill
  * values. Keys the manifest does not list (metadata) pass through unchanged.
  */
-import { join } from 'node:path';
 import type { AbsolutePath, AsyncReadable } from '@zarrita/storage';
-import { DamagedDataError } from '../errors.js';
+import { DamagedDataError, DatasetError } from '../errors.js';
 import { verifyChunk, type ChunkManifest } from './chunk-manifest.js';
+import { isDataUrl, locationJoin } from './data-location.js';
 
 /** A store whose `get` returns a missing key as undefined (ChunkFileStore). */
 export interface KeyStore {
@@ -36,8 +36,12 @@ export class ManifestStore implements AsyncReadable {
       // Absence is `undefined`; anything else (a directory in place of the file, permissions) names the chunk too.
       if (!this.#manifest.chunks.has(name)) throw cause;
       const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
+      // Over HTTP a failed read says nothing about the stored data (a server or network fault): not damage.
+      if (isDataUrl(this.#dir)) {
+        throw new DatasetError(`Dataset '${this.#dataset}': chunk ${name} cannot be read from ${this.#dir} (${code}).`, { cause });
+      }
       throw new DamagedDataError(`Dataset '${this.#dataset}' is damaged: chunk ${name} cannot be read (${code}).`, {
-        dataset: this.#dataset, path: join(this.#dir, name), cause,
+        dataset: this.#dataset, path: locationJoin(this.#dir, name), cause,
       });
     }
     return verifyChunk(this.#manifest, name, bytes, this.#dataset, this.#dir);

@@ -9,6 +9,8 @@ import * as zarr from 'zarrita';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { checkManifestCovers, MANIFEST_FILE, readManifest, type ChunkManifest } from './chunk-manifest.js';
 import { ChunkFileStore } from './chunk-file-store.js';
+import { isDataUrl, locationJoin, readLocationText } from './data-location.js';
+import { HttpChunkStore } from './http-chunk-store.js';
 import type { CfEncoding, ChunkShape, DatasetAttrs, GridGeometry, HourlyField } from './dataset-types.js';
 import type { StorageCodecs } from './codecs.js';
 import { ManifestStore, type KeyStore } from './manifest-store.js';
@@ -58,6 +60,7 @@ const errnoOf = (err: unknown): string => (err as NodeJS.ErrnoException).code ??
 
 async function readConsolidated(where: Where): Promise<Record<string, unknown>> {
   const { dir } = where;
+  if (isDataUrl(dir)) return parseConsolidated(where, await readRemoteConsolidated(where), `${dir}/.zmetadata`);
   let info;
   try {
     info = await stat(dir);
@@ -77,6 +80,25 @@ async function readConsolidated(where: Where): Promise<Record<string, unknown>> 
     if (errnoOf(cause) === 'ENOENT') throw damaged(where, 'its consolidated metadata (.zmetadata) is missing.', cause, path);
     throw damaged(where, `its consolidated metadata (.zmetadata) cannot be read (${errnoOf(cause)}).`, cause, path);
   }
+  return parseConsolidated(where, bytes, path);
+}
+
+/** The consolidated metadata of a dataset served over HTTP; without one there is no dataset at that URL. */
+async function readRemoteConsolidated(where: Where): Promise<string> {
+  const path = locationJoin(where.dir, '.zmetadata');
+  let text: string | undefined;
+  try {
+    text = await readLocationText(path);
+  } catch (cause) {
+    // A server or network fault, not damage: nothing is known about the stored data.
+    throw new DatasetError(`Dataset '${where.id}': ${path} cannot be read (${errnoOf(cause)}).`, { cause });
+  }
+  if (text === undefined) throw new DatasetError(`Dataset not found: ${path} does not exist (HTTP 404).`);
+  return text;
+}
+
+/** Parses and checks the text of `.zmetadata`. */
+function parseConsolidated(where: Where, bytes: string, path: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(bytes);
@@ -166,7 +188,7 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   const conventions = (metadata['.zattrs'] as Record<string, unknown>).Conventions;
   const attrs: DatasetAttrs = { ...base, Conventions: typeof conventions === 'string' ? conventions : '' };
   const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
-  const files = new ChunkFileStore(dir, { sync: options.syncReads === true });
+  const files: KeyStore = isDataUrl(dir) ? new HttpChunkStore(dir) : new ChunkFileStore(dir, { sync: options.syncReads === true });
   const chunks: KeyStore = manifest ? new ManifestStore(files, manifest, where.id, dir) : files;
   const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });
   const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs }>();

@@ -11,6 +11,7 @@ import type { StorageCodecs } from './codecs.js';
 import type {
   CellBlock, CfEncoding, DatasetReader, DecodedCellBlock, HourlyField, StaticArray,
 } from './dataset-types.js';
+import { isDataUrl } from './data-location.js';
 import { openStore, type OpenedStore, type StoreArray } from './store-open.js';
 import { hourlyChunkKey } from './zarr-metadata.js';
 
@@ -182,6 +183,6 @@ export interface OpenDatasetOptions {
  * (including a CRS other than EPSG:31370) or with a manifest that does not match it is a `DamagedDataError`.
  */
 export async function openDataset(dir: string, options: OpenDatasetOptions = {}): Promise<DatasetReader> {
-  const abs = resolve(dir);
+  const abs = isDataUrl(dir) ? dir.replace(/\/+$/, '') : resolve(dir);
   return new ZarrDatasetReader(abs, await openStore(abs, { syncReads: options.syncReads === true }));
 }

@@ -7,21 +7,34 @@ import { parseArgs } from 'node:util';
 import { startWorkerNode } from '../../cluster/worker-node.js';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
+import { ANSWERING_DATASETS } from '../../cities/catalog.js';
 import { listDatasets } from '../../store/data-dir.js';
+import { isDataUrl, locationJoin, readLocationText } from '../../store/data-location.js';
 import type { Command } from '../command.js';
 import { parseCount, shutdownSignal } from '../options.js';
 
-const USAGE = `Usage: svc worker --nats URL --data DIR [--threads N] [--grace S]
+const USAGE = `Usage: svc worker --nats URL --data DIR|URL [--threads N] [--grace S]
 
 Runs compute tasks (statistics, split accumulations, surroundings, map tiles, precompute row blocks) for every API
 node and precompute run of the cluster at URL (nats://host:port, several separated by commas). DIR is this machine's
-copy of the datasets (the same content as the API nodes'). --threads: compute threads and tasks held at once (default:
+copy of the datasets (the same content as the API nodes'), or an http(s) base URL serving the same files (a static file
+server, an object store's public or presigned GETs). --threads: compute threads and tasks held at once (default:
 the number of cores). --grace: seconds a stop lets tasks in hand finish before handing them back (default 10).
 SVC_NATS_ACK_WAIT_MS and SVC_NATS_MAX_DELIVER set the queue's limits (docs/operations.md).`;
 
 /** A JSON-lines logger on stderr (one object per line, like the API's logs). */
 function lineLog(level: string) {
   return (obj: object, msg: string) => process.stderr.write(`${JSON.stringify({ level, time: Date.now(), ...obj, msg })}\n`);
+}
+
+/** The datasets at `data`: listed in a directory, probed by their consolidated metadata over HTTP. */
+async function checkData(data: string): Promise<string[]> {
+  if (!isDataUrl(data)) return listDatasets(data);
+  const found: string[] = [];
+  for (const id of Object.keys(ANSWERING_DATASETS)) {
+    if ((await readLocationText(locationJoin(data, id, '.zmetadata'))) !== undefined) found.push(id);
+  }
+  return found;
 }
 
 /** `svc worker`. */
@@ -35,7 +48,7 @@ export const workerCommand: Command = {
       options: { nats: { type: 'string' }, data: { type: 'string' }, threads: { type: 'string' }, grace: { type: 'string' } },
     });
     if (!values.nats) throw new ValidationError('--nats URL is required.');
-    if (!values.data) throw new ValidationError('--data DIR is required.');
+    if (!values.data) throw new ValidationError('--data DIR|URL is required.');
     const config = loadConfig({ ...process.env, SVC_NATS_URL: values.nats });
     const nats = config.nats!;
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
@@ -45,7 +58,7 @@ export const workerCommand: Command = {
       natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
     });
     // A worker without readable data still runs (its tasks answer with an error naming it), but says so at once.
-    await listDatasets(values.data).then(
+    await checkData(values.data).then(
       (datasets) => {
         if (datasets.length === 0) log.warn({ data: values.data }, 'no dataset in the data directory: every task will fail');
         else log.info({ datasets }, 'datasets found');
