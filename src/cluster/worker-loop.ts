@@ -50,6 +50,8 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   const graceMs = options.graceMs ?? 10_000;
   const inFlight = new Map<JsMsg, AbortController>();
   const running = new Set<Promise<void>>();
+  /** Tasks whose handler is still running: the slots a fetch fills (a task delivering its result holds none). */
+  let computing = 0;
   let completed = 0;
   let stopping = false;
   let slotFreed: () => void = () => {};
@@ -62,6 +64,15 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     const delivery = msg.info.deliveryCount;
     const controller = new AbortController();
     inFlight.set(msg, controller);
+    computing++;
+    let released = false;
+    // Frees the task's slot once its handler is done, so the next fetch overlaps with delivering this result.
+    const release = () => {
+      if (released) return;
+      released = true;
+      computing--;
+      slotFreed();
+    };
     const heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
     const context: TaskContext = {
       taskId, deliveryCount: delivery, maxDeliver, workerId: options.workerId, signal: controller.signal,
@@ -97,6 +108,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       }
     } finally {
       clearInterval(heartbeat);
+      release();
     }
     if (resultTo !== undefined) {
       try {
@@ -131,14 +143,13 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       .finally(() => {
         inFlight.delete(msg);
         running.delete(done);
-        slotFreed();
       });
     running.add(done);
   }
 
   /** Resolves once fewer than `concurrency` tasks are in hand (or the loop stops). */
   async function slot(): Promise<void> {
-    while (!stopping && inFlight.size >= options.concurrency) await new Promise<void>((resolve) => (slotFreed = resolve));
+    while (!stopping && computing >= options.concurrency) await new Promise<void>((resolve) => (slotFreed = resolve));
   }
 
   async function pull(): Promise<void> {
@@ -155,7 +166,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
           await slot();
           if (stopping) return;
           // Only as many as there are free threads, so idle workers get the rest.
-          const batch = await consumer.fetch({ max_messages: options.concurrency - inFlight.size, expires: FETCH_EXPIRES_MS });
+          const batch = await consumer.fetch({ max_messages: options.concurrency - computing, expires: FETCH_EXPIRES_MS });
           fetching = batch;
           for await (const msg of batch) {
             if (stopping) {
