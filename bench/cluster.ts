@@ -8,9 +8,11 @@
  * - per-task overhead: a cold point and a cold 50 m radius query (nothing cached by the service; the statistics
  *   computed from the chunks) through the local pool of 2 threads and through the NATS facade with 2 workers, split
  *   into as many accumulate tasks as there are threads on both sides.
- * The machine has 2 cores shared with other work: the load average before and after is recorded with the figures.
+ * The machine has 2 cores shared with other work: the load average before and after is recorded with the figures,
+ * and CPU seconds of the computing processes (this one for the local pool, the workers' from /proc) beside wall time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -89,6 +91,20 @@ async function stopWorker(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** CPU seconds used so far by the processes `pids` (user + system, from /proc; 0 where it is not readable). */
+function cpuOf(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Not on Linux: CPU figures of workers stay 0.
+    }
+  }
+  return ticks / 100;
+}
+
 /** Passes over every row; the median pass is reported. */
 const PASSES = 5;
 
@@ -96,17 +112,27 @@ const PASSES = 5;
  * Wall seconds (median of PASSES) and cells of a pass over every row of the dataset through `compute`, each pass
  * queuing every row at once, after a warm-up pass over `warm` rows (kernels loaded, dataset open in every thread).
  */
-async function allRows(compute: PlannedCompute, rows: number, warm: number): Promise<{ wallS: number; cells: number }> {
+async function allRows(compute: PlannedCompute, rows: number, warm: number, pids: readonly number[] = [process.pid]): Promise<Pass> {
   await Promise.all(Array.from({ length: warm }, (_, r) => compute.precomputeRow(DATASET, r % rows)));
   const walls: number[] = [];
+  const cpus: number[] = [];
   let cells = 0;
   for (let pass = 0; pass < PASSES; pass++) {
+    const cpu0 = cpuOf(pids);
     const t0 = performance.now();
     const values = await Promise.all(Array.from({ length: rows }, (_, r) => compute.precomputeRow(DATASET, r)));
     walls.push((performance.now() - t0) / 1e3);
+    cpus.push(cpuOf(pids) - cpu0);
     cells = values.reduce((n, v) => n + v.cellsComputed, 0);
   }
-  return { wallS: median(walls), cells };
+  return { wallS: median(walls), cpuS: median(cpus), cells };
+}
+
+/** One measured configuration: median wall and CPU seconds of a pass (CPU of the computing processes). */
+interface Pass {
+  readonly wallS: number;
+  readonly cpuS: number;
+  readonly cells: number;
 }
 
 async function timeRuns(n: number, fn: () => Promise<unknown>): Promise<number> {
@@ -136,7 +162,7 @@ export async function run(): Promise<BenchResult> {
   const radius = { ...point, radius_m: 50 };
   const loadBefore = loadavg().map((v) => Number(v.toFixed(2)));
 
-  const throughput: Record<string, { wallS: number; cells: number }> = {};
+  const throughput: Record<string, Pass> = {};
   const query: Record<string, { point: number; radius: number }> = {};
   for (const threads of [1, 2]) {
     const local = await createLocalCompute({ dataDir, threads });
@@ -160,7 +186,8 @@ export async function run(): Promise<BenchResult> {
     for (const n of [1, 2]) {
       while (workers.length < n) workers.push(await startWorker(nats.url, dataDir));
       const cluster = createNatsCompute({ queue, dataDir, split: n });
-      throughput[`${n} worker process${n > 1 ? 'es' : ''} (--threads 1)`] = await allRows(cluster, rows, n * 2);
+      const pids = workers.map((w) => w.pid!);
+      throughput[`${n} worker process${n > 1 ? 'es' : ''} (--threads 1)`] = await allRows(cluster, rows, n * 2, pids);
       if (n === 2) {
         await Promise.all([cluster.computeStats(point), cluster.computeStats(radius), cluster.computeStats(radius)]);
         query.nats = { point: await timeRuns(41, () => cluster.computeStats(point)), radius: await timeRuns(9, () => cluster.computeStats(radius)) };
@@ -174,7 +201,8 @@ export async function run(): Promise<BenchResult> {
   }
   const loadAfter = loadavg().map((v) => Number(v.toFixed(2)));
 
-  const rate = (t: { wallS: number; cells: number }) => (t.cells * hours) / t.wallS;
+  const rate = (t: Pass) => (t.cells * hours) / t.wallS;
+  const perCpu = (t: Pass) => (t.cpuS > 0 ? Number(((t.cells * hours) / t.cpuS / 1e6).toFixed(1)) : '');
   const names = Object.keys(throughput);
   const one = rate(throughput[names[2]!]!);
   const two = rate(throughput[names[3]!]!);
@@ -182,6 +210,7 @@ export async function run(): Promise<BenchResult> {
     cells: throughput[names[0]!]!.cells,
     chunk_rows: rows,
     precompute_mcell_hours_per_s: Object.fromEntries(names.map((k) => [k, Number((rate(throughput[k]!) / 1e6).toFixed(1))])),
+    precompute_mcell_hours_per_cpu_s: Object.fromEntries(names.map((k) => [k, perCpu(throughput[k]!)])),
     two_workers_vs_one: Number((two / one).toFixed(2)),
     cold_point_ms: { local: Number(query.local!.point.toFixed(1)), nats: Number(query.nats!.point.toFixed(1)) },
     cold_radius50_ms: { local: Number(query.local!.radius.toFixed(1)), nats: Number(query.nats!.radius.toFixed(1)) },
@@ -193,14 +222,15 @@ export async function run(): Promise<BenchResult> {
   return {
     name: 'cluster',
     title: `Compute over NATS JetStream against the local pool (${DATASET}, ${figures.cells} cells, ${rows} chunk rows)`,
-    columns: ['case', 'wall s', 'M cell-hours/s', 'cold point ms', 'cold 50 m ms'],
+    columns: ['case', 'wall s', 'M cell-hours/s', 'M cell-hours/CPU-s', 'cold point ms', 'cold 50 m ms'],
     rows: [
       ...names.map((k) => ({
         case: `precompute: ${k}`, 'wall s': Number(throughput[k]!.wallS.toFixed(2)),
-        'M cell-hours/s': Number((rate(throughput[k]!) / 1e6).toFixed(1)), 'cold point ms': '', 'cold 50 m ms': '',
+        'M cell-hours/s': Number((rate(throughput[k]!) / 1e6).toFixed(1)), 'M cell-hours/CPU-s': perCpu(throughput[k]!),
+        'cold point ms': '', 'cold 50 m ms': '',
       })),
-      { case: 'queries: local pool, 2 threads', 'wall s': '', 'M cell-hours/s': '', 'cold point ms': figures.cold_point_ms.local, 'cold 50 m ms': figures.cold_radius50_ms.local },
-      { case: 'queries: NATS, 2 workers × 1 thread', 'wall s': '', 'M cell-hours/s': '', 'cold point ms': figures.cold_point_ms.nats, 'cold 50 m ms': figures.cold_radius50_ms.nats },
+      { case: 'queries: local pool, 2 threads', 'wall s': '', 'M cell-hours/s': '', 'M cell-hours/CPU-s': '', 'cold point ms': figures.cold_point_ms.local, 'cold 50 m ms': figures.cold_radius50_ms.local },
+      { case: 'queries: NATS, 2 workers × 1 thread', 'wall s': '', 'M cell-hours/s': '', 'M cell-hours/CPU-s': '', 'cold point ms': figures.cold_point_ms.nats, 'cold 50 m ms': figures.cold_radius50_ms.nats },
     ],
     notes: [
       `2 workers vs 1: ${figures.two_workers_vs_one}× (target ≥ ${TARGET_SCALING}×).`,

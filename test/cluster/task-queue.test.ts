@@ -37,8 +37,7 @@ function node(url: string, limits: { ackWaitMs: number; maxDeliver: number }, re
 
 function worker(url: string, limits: { ackWaitMs: number; maxDeliver: number }, handlers: Record<string, TaskHandler>, graceMs = 5_000) {
   const link = ClusterLink.start({ url, name: 'test-worker', retryMs: 100, ...limits });
-  const log = process.env.DEBUG_LOOP ? { info: (o: object, m: string) => console.log(m, o), warn: (o: object, m: string) => console.log(m, o) } : undefined;
-  const loop = startWorkerLoop({ link, handlers: new Map(Object.entries(handlers)), concurrency: 2, workerId: 'w', graceMs, log });
+  const loop = startWorkerLoop({ link, handlers: new Map(Object.entries(handlers)), concurrency: 2, workerId: 'w', graceMs });
   return { link, loop, stop: async () => { await loop.stop(); await link.close(); } };
 }
 
