@@ -69,6 +69,12 @@ describe('task queue and worker loop', () => {
         seen(ctx.taskId, ctx.deliveryCount);
         throw new Error('always broken');
       },
+      long: async (_p, ctx) => {
+        seen(ctx.taskId, ctx.deliveryCount);
+        // Two and a half times ack_wait: only the worker's progress reports keep NATS from delivering it again.
+        await new Promise((r) => setTimeout(r, 2_500));
+        return text(`done on delivery ${ctx.deliveryCount}`);
+      },
       record: async (p) => {
         submitted.push(read(p));
         return new Uint8Array(0);
@@ -107,6 +113,11 @@ describe('task queue and worker loop', () => {
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as Error).message).toMatch(/failed on 3 deliveries: always broken/);
     expect(deliveries.get('broken-1')).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a task that runs longer than ack_wait from being delivered again (progress reports)', async () => {
+    expect(read(await api.queue.request('long', text(''), { id: 'long-1' }))).toBe('done on delivery 1');
+    expect(deliveries.get('long-1')).toEqual([1]);
   });
 
   it('runs submitted tasks without a requester', async () => {
