@@ -14,6 +14,7 @@ import { createNatsCompute } from '../../src/cluster/nats-compute.js';
 import { RESULT_STREAM } from '../../src/cluster/names.js';
 import { DELIVERY_HEADER, NatsTaskQueue } from '../../src/cluster/task-queue.js';
 import { DatasetError } from '../../src/errors.js';
+import { WEB_MERCATOR_HALF_WORLD_M, wgs84ToWebMercator } from '../../src/geo/crs.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
@@ -50,6 +51,13 @@ async function startWorker(data: string): Promise<WorkerProcess> {
   const w = await startWorkerProcess(nats.url, data, { env: WORKER_ENV });
   started.push(w);
   return w;
+}
+
+/** The Web Mercator tile holding the Grand-Place at zoom `z`. */
+function tileAt(z: number): [number, number] {
+  const [mx, my] = wgs84ToWebMercator(4.35224, 50.84675);
+  const span = (2 * WEB_MERCATOR_HALF_WORLD_M) / 2 ** z;
+  return [Math.floor((mx + WEB_MERCATOR_HALF_WORLD_M) / span), Math.floor((WEB_MERCATOR_HALF_WORLD_M - my) / span)];
 }
 
 /** A pause between retries while a node reconnects (not a timing assertion: it only spares the rate limit). */
@@ -96,6 +104,24 @@ describe('an API node in cluster mode with two worker processes', () => {
       expect(answer(await stats(cluster, clusterKey, query))).toEqual(answer(await stats(embedded, embeddedKey, query)));
     });
   }
+
+  it('draws map tiles on the workers byte for byte as the embedded pool draws them', async () => {
+    const catalog = (await cluster.get('/v1/map/brussels', clusterKey)).json;
+    const [x, y] = tileAt(14);
+    for (const tilejson of [catalog.static.buildings.tilejson, catalog.live.layers.thermal.tilejson]) {
+      const doc = await cluster.get(tilejson);
+      expect(doc.status, doc.text).toBe(200);
+      // The same signed path on both nodes (they share the data directory's tile secret).
+      const path = new URL(doc.json.tiles[0].replace('{z}', '14').replace('{x}', String(x)).replace('{y}', String(y)));
+      const [fromCluster, fromEmbedded] = await Promise.all([cluster, embedded].map(async (node) => {
+        const res = await fetch(`${node.base}${path.pathname}${path.search}`);
+        expect(res.status).toBe(200);
+        return new Uint8Array(await res.arrayBuffer());
+      }));
+      expect(fromCluster!.byteLength).toBeGreaterThan(0);
+      expect(fromCluster).toEqual(fromEmbedded);
+    }
+  });
 
   it('stops its workers gracefully on SIGTERM (exit code 0)', async () => {
     for (const w of workers.splice(0)) {
