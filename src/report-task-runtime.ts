@@ -12,7 +12,8 @@ import { KvJobStore } from './cluster/kv-job-store.js';
 import { ClusterFlight, KvStatsCache } from './cluster/kv-stats-cache.js';
 import type { ClusterLink } from './cluster/nats-connection.js';
 import { ObjectReportFiles } from './cluster/object-report-files.js';
-import { createReportTaskHandler } from './cluster/report-tasks.js';
+import { createReportTaskHandler, REPORT_TASK_KIND } from './cluster/report-tasks.js';
+import type { TaskKindsFactory } from './cluster/worker-node.js';
 import type { TaskHandler } from './cluster/task-types.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
@@ -44,6 +45,15 @@ export interface ReportTaskRuntime {
   readonly handler: TaskHandler;
   /** Waits for statistics computations in hand, then closes the rendering threads (the compute pool is the caller's). */
   close(): Promise<void>;
+}
+
+/** The `report` kind for a worker's handler registry (`startWorkerNode`'s `kinds`), closed when the worker stops. */
+export function reportTaskKinds(config: Config, logger?: RunnerLogger): TaskKindsFactory {
+  return (parts) => {
+    const runtime = createReportTaskRuntime({ config, link: parts.link, compute: parts.compute, workerId: parts.workerId, ...(logger ? { logger } : {}) });
+    parts.onStop(() => runtime.close());
+    return new Map([[REPORT_TASK_KIND, runtime.handler]]);
+  };
 }
 
 /** Builds the report runtime of a worker. */

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
 import { isDataUrl } from '../store/data-location.js';
-import type { TaskExecutor } from '../compute/planned-compute.js';
+import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
 import { computeTaskHandlers } from './compute-tasks.js';
 import { ClusterLink, type ClusterLog } from './nats-connection.js';
 import { randomId } from './task-queue.js';
@@ -23,14 +23,18 @@ export interface WorkerParts {
   readonly dataDir: string;
   /** The worker's compute pool. */
   readonly executor: TaskExecutor;
+  /** The compute facade over the worker's own pool (statistics, surroundings) for handlers that gather more. */
+  readonly compute: PlannedCompute;
   readonly link: ClusterLink;
   readonly log: ClusterLog;
+  /** Registers what to close when the worker stops: after its tasks are done, before its pool and link close. */
+  onStop(close: () => Promise<void>): void;
 }
 
 /** Builds the handlers of some task kinds. */
 export type TaskKindsFactory = (parts: WorkerParts) => Map<string, TaskHandler> | Promise<Map<string, TaskHandler>>;
 
-/** Every task kind a worker serves: add an entry to serve more kinds. */
+/** The compute task kinds every worker serves; `svc worker` adds the report kind (src/report-task-runtime.ts). */
 export const WORKER_TASK_KINDS: TaskKindsFactory[] = [(parts) => computeTaskHandlers(parts.executor, parts.dataDir, parts.workerId)];
 
 /** Options of `startWorkerNode`. */
@@ -71,7 +75,10 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
     url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
   });
   const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
-  const parts: WorkerParts = { workerId, dataDir, executor, link, log };
+  const stops: (() => Promise<void>)[] = [];
+  const parts: WorkerParts = {
+    workerId, dataDir, executor, compute: plannedCompute(executor, { dataDir }), link, log, onStop: (close) => stops.push(close),
+  };
   const handlers = new Map<string, TaskHandler>();
   for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
     for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);
@@ -83,6 +90,7 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
     loop,
     stop: () => (stopping ??= (async () => {
       await loop.stop();
+      for (const close of stops.reverse()) await close();
       await executor.close();
       await link.close();
     })()),

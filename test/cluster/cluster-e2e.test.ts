@@ -123,6 +123,22 @@ describe('an API node in cluster mode with two worker processes', () => {
     }
   });
 
+  it('runs a report job on a worker process (svc worker serves the report kind) and serves its files', async () => {
+    const key = cluster.issue({ label: 'reports', products: ['reports'] });
+    const accepted = await cluster.post('/v1/reports', { lat: 50.8466, lon: 4.3527, radius: 25 }, key);
+    expect(accepted.status, accepted.text).toBe(202);
+    const id = accepted.json.job_id as string;
+    let status = await cluster.get(`/v1/reports/${id}`, key);
+    while (status.json?.status === 'processing') {
+      await pause();
+      status = await cluster.get(`/v1/reports/${id}`, key);
+    }
+    expect(status.json).toMatchObject({ job_id: id, status: 'completed' });
+    const html = await cluster.get(`/v1/reports/${id}/download?format=html`, key);
+    expect(html.status).toBe(200);
+    expect(html.text).toMatch(/<html/i);
+  }, 60_000);
+
   it('stops its workers gracefully on SIGTERM (exit code 0)', async () => {
     for (const w of workers.splice(0)) {
       w.child.kill('SIGTERM');

@@ -4,7 +4,8 @@
  * gracefully: no more tasks are pulled, tasks in hand finish within the grace period, the rest go back to the queue.
  */
 import { parseArgs } from 'node:util';
-import { startWorkerNode } from '../../cluster/worker-node.js';
+import { startWorkerNode, WORKER_TASK_KINDS } from '../../cluster/worker-node.js';
+import { reportTaskKinds } from '../../report-task-runtime.js';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
@@ -15,7 +16,8 @@ import { parseCount, shutdownSignal } from '../options.js';
 
 const USAGE = `Usage: svc worker --nats URL --data DIR|URL [--threads N] [--grace S]
 
-Runs compute tasks (statistics, split accumulations, surroundings, map tiles, precompute row blocks) for every API
+Runs compute tasks (statistics, split accumulations, surroundings, map tiles, precompute row blocks) and report jobs
+(SVC_REPORT_* settings apply) for every API
 node and precompute run of the cluster at URL (nats://host:port, several separated by commas). DIR is this machine's
 copy of the datasets (the same content as the API nodes'), or an http(s) base URL serving the same files (a static file
 server, an object store's public or presigned GETs). --threads: compute threads and tasks held at once (default:
@@ -53,9 +55,11 @@ export const workerCommand: Command = {
     const nats = config.nats!;
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const graceMs = parseCount('grace', values.grace, 10, 0) * 1_000;
-    const log = { info: lineLog('info'), warn: lineLog('warn') };
+    const log = { info: lineLog('info'), warn: lineLog('warn'), error: lineLog('error') };
     const worker = await startWorkerNode({
       natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
+      // Compute tasks, and report jobs: gathered over this worker's pool, rendered in its own threads.
+      kinds: [...WORKER_TASK_KINDS, reportTaskKinds(config, log)],
     });
     // A worker without readable data still runs (its tasks answer with an error naming it), but says so at once.
     await checkData(values.data).then(
