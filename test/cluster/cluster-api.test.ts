@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, type E2eResponse, type E2eServer } from '../e2e/support/e2e-server.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
-import { startClusterNodes, startRuntimeWorker, type ClusterNodes, type ReportWorker } from './support/cluster-nodes.js';
+import { startClusterNodes, startRuntimeWorker, type ClusterNodes, type RuntimeWorker } from './support/cluster-nodes.js';
 import { until } from './support/links.js';
 
 let nats: TestNatsServer;
 let nodes: ClusterNodes;
-let worker: ReportWorker;
+let worker: RuntimeWorker;
 
 beforeAll(async () => {
   nats = await startNatsServer();

@@ -6,16 +6,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectProblem, startE2eServer, type E2eServer } from '../e2e/support/e2e-server.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 import { TEST_LINK_OPTIONS, until } from './support/links.js';
+import { startComputeWorker } from './support/cluster-nodes.js';
+import type { WorkerNode } from '../../src/cluster/worker-node.js';
 
 let nats: TestNatsServer;
 let node: E2eServer;
+let worker: WorkerNode;
 beforeAll(async () => {
   nats = await startNatsServer();
   await nats.stop();
   node = await startE2eServer({ config: { nats: { url: nats.url, ackWaitMs: TEST_LINK_OPTIONS.ackWaitMs, maxDeliver: TEST_LINK_OPTIONS.maxDeliver }, computeThreads: 1 } });
+  // Its compute worker starts while NATS is down too.
+  worker = await startComputeWorker(nats.url, node.server.config.dataDir);
 }, 60_000);
 afterAll(async () => {
   await node?.close();
+  await worker?.stop();
   await nats?.dispose();
 });
 

@@ -1,7 +1,9 @@
 /**
  * Two API nodes of one cluster in the test process, as `svc serve` builds them with `SVC_NATS_URL` set: each its own
- * `createServer` (own compute pool, own caches, own HTTP listener) over one shared key database and one test
- * nats-server; plus a test worker running report tasks with the real report handler and content.
+ * `createServer` (own caches, own HTTP listener; compute sent to the queue) over one shared key database and one test
+ * nats-server; the worker `svc worker` runs (compute and report kinds, its own pool); and a test worker running only
+ * report tasks with the real report handler, over a pool of its own, counting how often each job's content is
+ * gathered.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,11 +13,20 @@ import { ClusterLink } from '../../../src/cluster/nats-connection.js';
 import { ObjectReportFiles } from '../../../src/cluster/object-report-files.js';
 import { createReportTaskHandler, REPORT_TASK_KIND } from '../../../src/cluster/report-tasks.js';
 import type { ConfigOverrides } from '../../../src/config.js';
+import { ClusterFlight, KvStatsCache } from '../../../src/cluster/kv-stats-cache.js';
+import { KERNEL_VERSION } from '../../../src/compute/stats-kernel.js';
+import { GAZETTEER } from '../../../src/geocode/gazetteer-data.js';
+import { createGazetteer } from '../../../src/geocode/gazetteer.js';
+import { createEmbeddedGeocoder } from '../../../src/geocode/geocoder.js';
+import { HistoricalService } from '../../../src/services/historical-service.js';
+import { MemoryStatsCache } from '../../../src/services/memory-stats-cache.js';
 import { createReportContentSource } from '../../../src/reports/index.js';
 import type { ReportContentSource } from '../../../src/reports/report-types.js';
 import { systemClock } from '../../../src/services/clock.js';
-import { createLocalCompute } from '../../../src/compute/local-compute.js';
-import { createReportTaskRuntime } from '../../../src/report-task-runtime.js';
+import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../../../src/cluster/worker-node.js';
+import { createPoolExecutor } from '../../../src/compute/local-compute.js';
+import { plannedCompute } from '../../../src/compute/planned-compute.js';
+import { reportTaskKinds } from '../../../src/report-task-runtime.js';
 import { startE2eServer, type E2eServer } from '../../e2e/support/e2e-server.js';
 import { TEST_LINK_OPTIONS } from './links.js';
 import { startTestConsumer, type TestConsumer } from './task-consumer.js';
@@ -49,6 +60,14 @@ export async function startClusterNodes(natsUrl: string, config: ConfigOverrides
   };
 }
 
+/** A compute worker as `svc worker` runs it (compute kinds only), connecting in the background. */
+export function startComputeWorker(natsUrl: string, dataDir: string): Promise<WorkerNode> {
+  return startWorkerNode({
+    natsUrl, dataDir, threads: 1, ackWaitMs: TEST_LINK_OPTIONS.ackWaitMs, maxDeliver: TEST_LINK_OPTIONS.maxDeliver, kinds: WORKER_TASK_KINDS,
+  });
+}
+
+
 /** A test worker running `report` tasks over a node's statistics, compute and rendering threads. */
 export interface ReportWorker {
   readonly link: ClusterLink;
@@ -58,32 +77,36 @@ export interface ReportWorker {
   stop(): Promise<void>;
 }
 
-/**
- * Starts a worker process's report runtime as `svc worker` builds it (src/report-task-runtime.ts): its own compute
- * pool over the fixture data and its own rendering threads.
- */
-export async function startRuntimeWorker(natsUrl: string, node: E2eServer, workerId: string): Promise<ReportWorker> {
-  const link = ClusterLink.start({ url: natsUrl, name: workerId, ...TEST_LINK_OPTIONS });
-  await link.ready();
-  const compute = await createLocalCompute({ dataDir: node.server.config.dataDir, threads: 1 });
-  const runtime = createReportTaskRuntime({ config: node.server.config, link, compute, workerId });
-  const consumer = startTestConsumer(link, { [REPORT_TASK_KIND]: runtime.handler }, { workerId, concurrency: 2 });
-  return {
-    link, consumer, gathered: new Map(),
-    stop: async () => {
-      await consumer.stop();
-      await runtime.close();
-      await compute.close();
-      await link.close();
-    },
-  };
+/** A worker as `svc worker` runs it: compute kinds and the report runtime (src/report-task-runtime.ts), own pool. */
+export interface RuntimeWorker {
+  readonly node: WorkerNode;
+  stop(): Promise<void>;
 }
 
-/** Starts a report worker using `node`'s parts (its historical service and compute go through the cluster too). */
+/** Starts a worker as `svc worker` builds it, with `node`'s configuration, over the fixture data. */
+export async function startRuntimeWorker(natsUrl: string, node: E2eServer, _workerId: string): Promise<RuntimeWorker> {
+  const { config } = node.server;
+  const worker = await startWorkerNode({
+    natsUrl, dataDir: config.dataDir, threads: 1, ackWaitMs: TEST_LINK_OPTIONS.ackWaitMs, maxDeliver: TEST_LINK_OPTIONS.maxDeliver,
+    kinds: [...WORKER_TASK_KINDS, reportTaskKinds(config)],
+  });
+  return { node: worker, stop: () => worker.stop() };
+}
+
+/** Starts a report worker using `node`'s renderer, with statistics shared through the cluster's cache. */
 export async function startReportWorker(natsUrl: string, node: E2eServer, options: { workerId: string; leaseMs?: number; concurrency?: number }): Promise<ReportWorker> {
   const link = ClusterLink.start({ url: natsUrl, name: options.workerId, ...TEST_LINK_OPTIONS });
   await link.ready();
-  const real = createReportContentSource({ historical: node.server.historical, surroundings: node.server.compute, clock: systemClock });
+  const executor = createPoolExecutor(1);
+  const { config } = node.server;
+  const local = plannedCompute(executor, { dataDir: config.dataDir });
+  const statsCache = new KvStatsCache(link);
+  const historical = new HistoricalService({
+    backend: local, geocoder: createEmbeddedGeocoder(createGazetteer(GAZETTEER)), cache: new MemoryStatsCache(statsCache),
+    flights: new ClusterFlight({ link, cache: statsCache, owner: options.workerId, claimMs: 60_000 }),
+    clock: systemClock, timeoutMs: config.upstreamTimeoutMs, computeVersion: `${config.version}+${KERNEL_VERSION}`,
+  });
+  const real = createReportContentSource({ historical, surroundings: local, clock: systemClock });
   const gathered = new Map<string, number>();
   const content: ReportContentSource = {
     gather: (request, key, signal) => {
@@ -101,6 +124,8 @@ export async function startReportWorker(natsUrl: string, node: E2eServer, option
     link, consumer, gathered,
     stop: async () => {
       await consumer.stop();
+      await historical.drain();
+      await executor.close();
       await link.close();
     },
   };
