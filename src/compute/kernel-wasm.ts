@@ -46,36 +46,48 @@ export const PAGE_BYTES = 65536;
 /** Largest linear memory of a wasm32 module, bytes. */
 export const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES;
 
-/** The compiled kernel file of a variant, or a `DatasetError` telling how to build it. */
-function kernelFile(variant: StatsVariant): string {
-  const path = wasmPath(variant === 'simd' ? 'stats' : 'stats.scalar');
-  if (!existsSync(path)) throw new DatasetError(`Kernel ${path} not found; run \`npm run build:wasm\`.`);
-  return path;
-}
-
-const instances = new Map<StatsVariant, Promise<StatsExports>>();
-
-/** Compiles and instantiates a variant; checks that its memory layout matches this build of the JavaScript side. */
-async function instantiate(variant: StatsVariant): Promise<StatsExports> {
-  const file = kernelFile(variant);
+/**
+ * Compiles and instantiates a kernel build: build/<name>.wasm for `simd`, build/<name>.scalar.wasm for `scalar`.
+ * `layoutMatches` compares the instance's layout signatures with this build of the JavaScript side. Throws
+ * `DatasetError` telling how to build the kernel when the file is missing or its layout differs.
+ */
+export async function instantiateKernel<Exports>(
+  name: string, variant: StatsVariant, layoutMatches: (exports: Exports) => boolean,
+): Promise<Exports> {
+  const file = wasmPath(variant === 'simd' ? name : `${name}.scalar`);
+  if (!existsSync(file)) throw new DatasetError(`Kernel ${file} not found; run \`npm run build:wasm\`.`);
   const module = await WebAssembly.compile(await readFile(file));
-  const exports = (await WebAssembly.instantiate(module, {})).exports as unknown as StatsExports;
-  if (exports.layout_signature() !== LAYOUT_SIGNATURE) {
+  const exports = (await WebAssembly.instantiate(module, {})).exports as unknown as Exports;
+  if (!layoutMatches(exports)) {
     throw new DatasetError(`Kernel ${file} has a different memory layout; rebuild it with \`npm run build:wasm\`.`);
   }
   return exports;
 }
 
-/** This thread's instance of a variant, created on first use. */
-export function statsExports(variant: StatsVariant): Promise<StatsExports> {
-  let pending = instances.get(variant);
-  if (pending === undefined) {
-    pending = instantiate(variant);
-    pending.catch(() => instances.delete(variant));
-    instances.set(variant, pending);
-  }
-  return pending;
+/**
+ * One value per variant for this thread, made by `create` on first use and reused afterwards; a failed creation is
+ * forgotten, so the next call tries again.
+ */
+export function oncePerVariant<Value>(create: (variant: StatsVariant) => Promise<Value>): (variant: StatsVariant) => Promise<Value> {
+  const made = new Map<StatsVariant, Promise<Value>>();
+  return (variant) => {
+    let pending = made.get(variant);
+    if (pending === undefined) {
+      pending = create(variant);
+      pending.catch(() => made.delete(variant));
+      made.set(variant, pending);
+    }
+    return pending;
+  };
 }
+
+/** Compiles and instantiates a variant; checks that its memory layout matches this build of the JavaScript side. */
+function instantiate(variant: StatsVariant): Promise<StatsExports> {
+  return instantiateKernel<StatsExports>('stats', variant, (x) => x.layout_signature() === LAYOUT_SIGNATURE);
+}
+
+/** This thread's instance of a variant, created on first use. */
+export const statsExports: (variant: StatsVariant) => Promise<StatsExports> = oncePerVariant(instantiate);
 
 /** A fresh, unshared instance of a variant (tests and benchmarks that must not disturb the thread's instance). */
 export function freshStatsExports(variant: StatsVariant): Promise<StatsExports> {

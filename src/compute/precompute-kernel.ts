@@ -6,24 +6,21 @@
  * length, mask and calendar value is checked here before any call into the kernel, so the kernel never touches memory
  * outside the regions it is given. An instance runs one computation at a time; `begin` discards the previous one.
  */
-import { POLLUTANTS } from '../classification/belaqi.js';
-import { DatasetError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import type { Calendar } from '../stats/calendar.js';
-import { zstdDecompressInto } from '../store/codec-zstd.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
 import { checkKernelCalendar } from './kernel-calendar.js';
+import {
+  checkComputationFields, checkViewsMask, chunkView, fieldPointer, loadShuffledChunk, metricBits, prepareChunk,
+  type ChunkComputation, type ChunkRegionPlanner,
+} from './kernel-chunks.js';
 import { METRIC, P } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
-import { MAX_MEMORY_BYTES, type StatsVariant } from './kernel-wasm.js';
+import { MAX_MEMORY_BYTES, oncePerVariant, type StatsVariant } from './kernel-wasm.js';
 import { CR, PT, stateBytes } from './precompute-layout.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
-
-/** Fields of each metric, with its metric bit. */
-const METRIC_FIELDS: readonly (readonly [number, readonly HourlyField[]])[] = [
-  [METRIC.AIR, POLLUTANTS], [METRIC.WIND, ['ucomfort', 'ugust']], [METRIC.THERMAL, ['utci']],
-];
 
 /** Byte offsets of the kernel's regions (0 = not used). */
 interface Regions {
@@ -39,15 +36,8 @@ interface Regions {
 }
 
 /** One computation's state on the JavaScript side. */
-interface Computation {
-  readonly hours: number;
-  readonly fields: readonly HourlyField[];
-  readonly metrics: number;
-  readonly encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>;
+interface Computation extends ChunkComputation<Regions> {
   readonly thresholds: PrecomputeThresholds;
-  /** Cells per chunk the regions are laid out for; 0 before the first chunk. */
-  cells: number;
-  regions: Regions;
 }
 
 /** `n` rounded up to a multiple of 16 (arithmetic, not bitwise: offsets may exceed 2³¹ before the limit check). */
@@ -102,17 +92,14 @@ export class PrecomputeKernel {
     calendar: Calendar,
   ): void {
     this.#c = undefined;
-    if (!Number.isInteger(hours) || hours < 0) throw new DatasetError(`Invalid number of hours: ${hours}.`);
-    if (new Set(fields).size !== fields.length || fields.some((f) => !HOURLY_FIELDS.includes(f))) {
-      throw new ValidationError(`Fields must be distinct hourly fields, got ${fields.join(', ')}.`);
-    }
+    checkComputationFields(hours, fields);
     if (!this.#checked.has(calendar) || calendar.hours !== hours) {
       checkKernelCalendar(calendar, hours);
       this.#checked.add(calendar);
     }
     const params = kernelParams(encodings, fields);
     const thresholds = precomputeThresholds(fields, encodings, params);
-    const metrics = METRIC_FIELDS.reduce((bits, [bit, fs]) => (fs.some((f) => fields.includes(f)) ? bits | bit : bits), 0);
+    const metrics = metricBits(fields);
     const regions = planRegions(this.#heapBase, hours, 0, [], false);
     ensureMemory(this.#x.memory, regions.end);
     const buffer = this.#x.memory.buffer;
@@ -129,10 +116,7 @@ export class PrecomputeKernel {
    */
   chunkView(field: HourlyField, cells: number): Int16Array {
     const c = this.#computation();
-    if (!c.fields.includes(field)) throw new ValidationError(`Field ${field} is not part of this computation.`);
-    if (!Number.isInteger(cells) || cells < 1) throw new ValidationError(`A chunk needs at least one cell, got ${cells}.`);
-    this.#shape(c, cells);
-    return new Int16Array(this.#x.memory.buffer, c.regions.chunks[field], c.hours * cells);
+    return chunkView(this.#x, c, field, cells, this.#planner(c));
   }
 
   /**
@@ -142,15 +126,7 @@ export class PrecomputeKernel {
    */
   loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
     const bytes = this.chunkView(field, cells).byteLength;
-    const c = this.#computation();
-    const src = c.regions.end;
-    ensureMemory(this.#x.memory, src + bytes);
-    try {
-      zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
-    } catch (cause) {
-      throw new DatasetError(`A stored ${field} chunk is corrupt or truncated (${(cause as Error).message}).`, { cause });
-    }
-    this.#x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
+    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame);
   }
 
   /**
@@ -160,28 +136,13 @@ export class PrecomputeKernel {
    */
   run(cellMask: Uint8Array): Float64Array {
     const c = this.#computation();
-    if (!(cellMask instanceof Uint8Array) || cellMask.length < 1) {
-      throw new ValidationError('The cell mask must be a Uint8Array with one entry per chunk cell.');
-    }
-    if (c.cells !== cellMask.length) {
-      throw new ValidationError(`The chunk views hold ${c.cells} cells but the mask has ${cellMask.length}.`);
-    }
+    checkViewsMask(c, cellMask);
+    prepareChunk(this.#x, c, cellMask, c.thresholds.validity);
     const { hours, cells, regions: g } = c;
-    new Uint8Array(this.#x.memory.buffer, g.maskU8, cells).set(cellMask);
-    for (const field of c.fields) {
-      const rule = c.thresholds.validity[field];
-      if (!rule?.remapFill) continue;
-      const clashes = this.#x.remap_fill(g.chunks[field], hours, cells, g.maskU8, c.encodings[field]!._FillValue);
-      if (rule.rejectMinimum && clashes > 0) {
-        throw new DatasetError(`Field ${field}: raw −32768 is a valid value here and cannot be told from the fill value.`);
-      }
-    }
-    const ptr = (field: HourlyField, bit: number): number =>
-      c.fields.includes(field) ? g.chunks[field] : c.metrics & bit ? g.fillBlock : 0;
     this.#x.precompute_cells(
-      hours, cells, ptr('no2', METRIC.AIR), ptr('pm25', METRIC.AIR), ptr('pm10', METRIC.AIR),
-      ptr('ucomfort', METRIC.WIND), ptr('ugust', METRIC.WIND), ptr('utci', METRIC.THERMAL),
-      g.bucket, g.maskU8, g.thresholds, g.params, g.state, g.results,
+      hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
+      fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
+      fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.maskU8, g.thresholds, g.params, g.state, g.results,
     );
     return new Float64Array(this.#x.memory.buffer, g.results, cells * CR.COUNT);
   }
@@ -193,14 +154,8 @@ export class PrecomputeKernel {
   }
 
   /** Lays the per-chunk regions out for `cells` cells (parameters, thresholds and buckets do not move). */
-  #shape(c: Computation, cells: number): void {
-    if (c.cells === cells) return;
-    const present = METRIC_FIELDS.filter(([bit]) => c.metrics & bit);
-    const needsFillBlock = present.some(([, fs]) => fs.some((f) => !c.fields.includes(f)));
-    c.regions = planRegions(this.#heapBase, c.hours, cells, c.fields, needsFillBlock);
-    ensureMemory(this.#x.memory, c.regions.end);
-    if (needsFillBlock) new Int16Array(this.#x.memory.buffer, c.regions.fillBlock, c.hours * cells).fill(-32768);
-    c.cells = cells;
+  #planner(c: Computation): ChunkRegionPlanner<Regions> {
+    return (cells, needsFillBlock) => planRegions(this.#heapBase, c.hours, cells, c.fields, needsFillBlock);
   }
 }
 
@@ -210,16 +165,10 @@ export interface PrecomputeKernelOptions {
   readonly simd?: boolean;
 }
 
-const kernels = new Map<StatsVariant, Promise<PrecomputeKernel>>();
+/** This thread's precompute kernel of a build, instantiated on first use. */
+const kernels = oncePerVariant(async (variant) => new PrecomputeKernel(await precomputeExports(variant), variant));
 
 /** This thread's precompute kernel of the chosen build, instantiated on first use and reused afterwards. */
 export function loadPrecomputeKernel(options: PrecomputeKernelOptions = {}): Promise<PrecomputeKernel> {
-  const variant: StatsVariant = options.simd === false ? 'scalar' : 'simd';
-  let kernel = kernels.get(variant);
-  if (kernel === undefined) {
-    kernel = precomputeExports(variant).then((x) => new PrecomputeKernel(x, variant));
-    kernel.catch(() => kernels.delete(variant));
-    kernels.set(variant, kernel);
-  }
-  return kernel;
+  return kernels(options.simd === false ? 'scalar' : 'simd');
 }

@@ -7,42 +7,32 @@
  * computation at a time; `begin` discards the previous one.
  */
 import { DatasetError, ValidationError } from '../errors.js';
-import { POLLUTANTS } from '../classification/belaqi.js';
 import type { StatBlocks } from '../stats/blocks.js';
 import type { Calendar } from '../stats/calendar.js';
 import type { HourlyAggregates } from '../stats/hourly-aggregates.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
-import { zstdDecompressInto } from '../store/codec-zstd.js';
-import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
+import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { readAggregates } from './kernel-aggregates.js';
 import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
 import { checkKernelCalendar, writeKernelCalendar } from './kernel-calendar.js';
+import {
+  checkComputationFields, checkMask, checkViewsMask, chunkView, fieldPointer, loadShuffledChunk, metricBits, prepareChunk,
+  shapeChunkRegions, type ChunkComputation, type ChunkRegionPlanner,
+} from './kernel-chunks.js';
 import { METRIC, R, REC, TH } from './kernel-layout.js';
 import { ensureMemory, planRegions, type KernelRegions } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
-import { statsExports, type StatsExports, type StatsVariant } from './kernel-wasm.js';
+import { oncePerVariant, statsExports, type StatsExports, type StatsVariant } from './kernel-wasm.js';
 import { warmUpStatsKernel } from './kernel-warmup.js';
 
 /** Version of the kernel's definitions and numerics; part of every statistics cache key. Bump on any output change. */
 export const KERNEL_VERSION = 'stats-kernel/1';
 
-/** Fields of each metric, with its `finalize` bit. */
-const METRIC_FIELDS: readonly (readonly [number, readonly HourlyField[]])[] = [
-  [METRIC.AIR, POLLUTANTS], [METRIC.WIND, ['ucomfort', 'ugust']], [METRIC.THERMAL, ['utci']],
-];
-
-/** One computation's state on the JavaScript side. */
-interface Computation {
-  readonly hours: number;
+/** One computation's state on the JavaScript side; `metrics` holds `finalize` bits. */
+interface Computation extends ChunkComputation<KernelRegions> {
   readonly days: number;
-  readonly fields: readonly HourlyField[];
-  readonly metrics: number;
-  readonly encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>;
   readonly validity: Readonly<Partial<Record<HourlyField, RawValidity>>>;
-  /** Cells per chunk the chunk regions are laid out for; 0 before the first chunk. */
-  cells: number;
-  regions: KernelRegions;
   /** Selected cells over every chunk added. */
   nCells: number;
 }
@@ -72,14 +62,11 @@ export class StatsKernel {
     calendar: Calendar,
   ): void {
     this.#c = undefined;
-    if (!Number.isInteger(hours) || hours < 0) throw new DatasetError(`Invalid number of hours: ${hours}.`);
-    if (new Set(fields).size !== fields.length || fields.some((f) => !HOURLY_FIELDS.includes(f))) {
-      throw new ValidationError(`Fields must be distinct hourly fields, got ${fields.join(', ')}.`);
-    }
+    checkComputationFields(hours, fields);
     if (this.#loaded?.calendar !== calendar || calendar.hours !== hours) checkKernelCalendar(calendar, hours);
     const thresholds = rawThresholds(fields, encodings);
     const params = kernelParams(encodings, fields);
-    const metrics = METRIC_FIELDS.reduce((bits, [bit, fs]) => (fs.some((f) => fields.includes(f)) ? bits | bit : bits), 0);
+    const metrics = metricBits(fields);
     const regions = planRegions(this.#heapBase, { hours, days: calendar.days, cells: 0, buffered: [], needsFillBlock: false });
     ensureMemory(this.#x.memory, regions.end);
     const buffer = this.#x.memory.buffer;
@@ -103,10 +90,7 @@ export class StatsKernel {
    */
   chunkView(field: HourlyField, cells: number): Int16Array {
     const c = this.#computation();
-    if (!c.fields.includes(field)) throw new ValidationError(`Field ${field} is not part of this computation.`);
-    if (!Number.isInteger(cells) || cells < 1) throw new ValidationError(`A chunk needs at least one cell, got ${cells}.`);
-    this.#shape(c, cells);
-    return new Int16Array(this.#x.memory.buffer, c.regions.chunks[field], c.hours * cells);
+    return chunkView(this.#x, c, field, cells, this.#planner(c));
   }
 
   /**
@@ -116,24 +100,13 @@ export class StatsKernel {
    */
   loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
     const bytes = this.chunkView(field, cells).byteLength;
-    const c = this.#computation();
-    const src = c.regions.end;
-    ensureMemory(this.#x.memory, src + bytes);
-    try {
-      zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
-    } catch (cause) {
-      throw new DatasetError(`A stored ${field} chunk is corrupt or truncated (${(cause as Error).message}).`, { cause });
-    }
-    this.#x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
+    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame);
   }
 
   /** Accumulates the chunk the caller wrote into every field's `chunkView`; `cellMask` marks the selected cells. */
   addChunkViews(cellMask: Uint8Array): void {
     const c = this.#computation();
-    const cells = checkMask(cellMask);
-    if (c.cells !== cells) {
-      throw new ValidationError(`The chunk views hold ${c.cells} cells but the mask has ${cells}.`);
-    }
+    checkViewsMask(c, cellMask);
     this.#accumulate(c, cellMask);
   }
 
@@ -151,7 +124,7 @@ export class StatsKernel {
         throw new DatasetError(`Chunk of ${field} holds ${data.length} values, expected ${c.hours} hours × ${cells} cells.`);
       }
     }
-    this.#shape(c, cells);
+    shapeChunkRegions(this.#x, c, cells, this.#planner(c));
     const buffer = this.#x.memory.buffer;
     for (const field of c.fields) new Int16Array(buffer, c.regions.chunks[field], c.hours * cells).set(chunks[field]!);
     this.#accumulate(c, cellMask);
@@ -223,45 +196,22 @@ export class StatsKernel {
   }
 
   /** Lays the chunk regions out for `cells` cells (accumulators and calendar do not move). */
-  #shape(c: Computation, cells: number): void {
-    if (c.cells === cells) return;
-    const present = METRIC_FIELDS.filter(([bit]) => c.metrics & bit);
-    const needsFillBlock = present.some(([, fs]) => fs.some((f) => !c.fields.includes(f)));
-    c.regions = planRegions(this.#heapBase, { hours: c.hours, days: c.days, cells, buffered: c.fields, needsFillBlock });
-    ensureMemory(this.#x.memory, c.regions.end);
-    if (needsFillBlock) new Int16Array(this.#x.memory.buffer, c.regions.fillBlock, c.hours * cells).fill(-32768);
-    c.cells = cells;
+  #planner(c: Computation): ChunkRegionPlanner<KernelRegions> {
+    return (cells, needsFillBlock) =>
+      planRegions(this.#heapBase, { hours: c.hours, days: c.days, cells, buffered: c.fields, needsFillBlock });
   }
 
   /** Copies the mask, remaps fill values where needed and runs phase A over the chunk in memory. */
   #accumulate(c: Computation, cellMask: Uint8Array): void {
+    prepareChunk(this.#x, c, cellMask, c.validity);
     const { hours, cells, regions: g } = c;
-    new Uint8Array(this.#x.memory.buffer, g.maskU8, cells).set(cellMask);
-    for (const field of c.fields) {
-      const rule = c.validity[field];
-      if (!rule?.remapFill) continue;
-      const clashes = this.#x.remap_fill(g.chunks[field], hours, cells, g.maskU8, c.encodings[field]!._FillValue);
-      if (rule.rejectMinimum && clashes > 0) {
-        throw new DatasetError(`Field ${field}: raw −32768 is a valid value here and cannot be told from the fill value.`);
-      }
-    }
-    const ptr = (field: HourlyField, bit: number): number =>
-      c.fields.includes(field) ? g.chunks[field] : c.metrics & bit ? g.fillBlock : 0;
     this.#x.accumulate(
-      hours, cells, ptr('no2', METRIC.AIR), ptr('pm25', METRIC.AIR), ptr('pm10', METRIC.AIR),
-      ptr('ucomfort', METRIC.WIND), ptr('ugust', METRIC.WIND), ptr('utci', METRIC.THERMAL),
-      g.maskU8, g.maskI16, g.work, g.thresholds, g.acc,
+      hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
+      fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
+      fieldPointer(c, 'utci', METRIC.THERMAL), g.maskU8, g.maskI16, g.work, g.thresholds, g.acc,
     );
     for (let i = 0; i < cells; i++) c.nCells += cellMask[i] !== 0 ? 1 : 0;
   }
-}
-
-/** Checks a cell mask and returns its cell count. */
-function checkMask(cellMask: Uint8Array): number {
-  if (!(cellMask instanceof Uint8Array) || cellMask.length < 1) {
-    throw new ValidationError('The cell mask must be a Uint8Array with one entry per chunk cell.');
-  }
-  return cellMask.length;
 }
 
 /** Options of `loadStatsKernel`. */
@@ -270,20 +220,14 @@ export interface StatsKernelOptions {
   readonly simd?: boolean;
 }
 
-const kernels = new Map<StatsVariant, Promise<StatsKernel>>();
+/** This thread's statistics kernel of a build, instantiated and warmed up on first use. */
+const kernels = oncePerVariant(async (variant) => {
+  const instance = new StatsKernel(await statsExports(variant), variant);
+  warmUpStatsKernel(instance);
+  return instance;
+});
 
 /** This thread's statistics kernel of the chosen build, instantiated on first use and reused afterwards. */
 export function loadStatsKernel(options: StatsKernelOptions = {}): Promise<StatsKernel> {
-  const variant: StatsVariant = options.simd === false ? 'scalar' : 'simd';
-  let kernel = kernels.get(variant);
-  if (kernel === undefined) {
-    kernel = statsExports(variant).then((x) => {
-      const instance = new StatsKernel(x, variant);
-      warmUpStatsKernel(instance);
-      return instance;
-    });
-    kernel.catch(() => kernels.delete(variant));
-    kernels.set(variant, kernel);
-  }
-  return kernel;
+  return kernels(options.simd === false ? 'scalar' : 'simd');
 }
