@@ -38,7 +38,8 @@ import { reportsRoutes } from './routes/reports.js';
 import { mapRoutes } from './routes/map.js';
 import { defaultMapPageOptions, mapPageRoutes, type MapPageOptions } from './routes/map-page.js';
 import { scalesRoutes } from './routes/scales.js';
-import { StatsFastPath, type FastPathStats } from './stats-fast-path.js';
+import type { FastPathStats } from './fast-path.js';
+import { StatsFastPath } from './stats-fast-path.js';
 import { StatsResponseCache } from './stats-responses.js';
 import { TileFastPath } from './tile-fast-path.js';
 

@@ -11,19 +11,16 @@
  * Why: a cached answer costs the full path some 120 µs of routing, hooks, validation, location and envelope
  * assembly per request; here it is a key look-up, a counter and one write (docs/benchmarks.md, HTTP).
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import type { FastifyBaseLogger } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DefaultLimits } from '../config.js';
 import { checkCity, checkKeyState, checkProduct, keyLimits } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { RateDecision, RateLimiter } from '../keys/rate-limiter.js';
 import type { Clock } from '../services/clock.js';
+import { FastPath, hasBody, type RequestHandler } from './fast-path.js';
 import { presentedKey } from './plugins/auth.js';
-import { EXPOSED_HEADERS } from './plugins/cors.js';
 import { hostHeaderProblem } from './plugins/host-header.js';
 import { keyBucket } from './plugins/rate-limit.js';
-import { generateRequestId, NOSNIFF } from './plugins/request-id.js';
 import { redactKeys } from './redact-keys.js';
 import { metricScope, type StatsResponseCache, type StoredStatsAnswer } from './stats-responses.js';
 
@@ -36,21 +33,9 @@ export interface StatsFastPathDeps {
   readonly limits: DefaultLimits;
 }
 
-/** The full application's request handler. */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** Counters: requests answered here, and requests handed on although they asked for the statistics route. */
-export interface FastPathStats {
-  readonly served: number;
-  readonly passed: number;
-}
-
 /** Requests this path may answer start with this (the route with a query string). */
 const STATS_URL_PREFIX = '/v1/historical/stats?';
-const EXPOSED = EXPOSED_HEADERS.join(', ');
 const JSON_TYPE = 'application/json; charset=utf-8';
-/** Log levels at which `info` lines are written. */
-const INFO_OR_FINER = new Set(['info', 'debug', 'trace']);
 
 /** What a request needs of its key besides the checks, derived once per record. */
 interface KeyTraits {
@@ -60,45 +45,25 @@ interface KeyTraits {
 }
 
 /** Answers stored statistics requests; everything else goes on to the application. */
-export class StatsFastPath {
+export class StatsFastPath extends FastPath {
   readonly #deps: StatsFastPathDeps;
   /** Per key record: the key look-up hands out one record object per key while it is fresh. */
   readonly #traits = new WeakMap<ApiKeyRecord, KeyTraits>();
-  #open = true;
-  #log: FastifyBaseLogger | undefined;
-  #served = 0;
-  #passed = 0;
 
   constructor(deps: StatsFastPathDeps) {
+    super();
     this.#deps = deps;
-  }
-
-  /**
-   * Logs each answered request like Fastify's request log, at `info`. Attached once the application exists: the
-   * HTTP server, and so this path, is made while Fastify constructs it.
-   */
-  attachLogger(log: FastifyBaseLogger): void {
-    this.#log = INFO_OR_FINER.has(log.level) ? log : undefined;
-  }
-
-  /** From now on every request goes to the application (graceful shutdown: it answers with `Connection: close`). */
-  close(): void {
-    this.#open = false;
-  }
-
-  stats(): FastPathStats {
-    return { served: this.#served, passed: this.#passed };
   }
 
   /** Answers `req` from a stored answer when it may; otherwise hands it to `next` (the application). */
   handle(req: IncomingMessage, res: ServerResponse, next: RequestHandler): void {
-    if (!this.#open || req.method !== 'GET' || req.url === undefined || !req.url.startsWith(STATS_URL_PREFIX)) {
+    if (!this.takes(req, STATS_URL_PREFIX)) {
       next(req, res);
       return;
     }
-    const started = this.#log === undefined ? 0 : performance.now();
+    const started = this.startTimer();
     const now = this.#deps.clock.now();
-    const found = this.#replayable(req, req.url, now);
+    const found = this.#replayable(req, req.url!, now);
     if (found === undefined) {
       this.#pass(req, res, next);
       return;
@@ -107,7 +72,7 @@ export class StatsFastPath {
     const { limiter } = this.#deps;
     // A full window is not counted: the application then answers 429 with its headers.
     const answerWith = (decision: RateDecision) =>
-      decision.allowed ? this.#send(req, res, answer, decision, started) : this.#pass(req, res, next);
+      decision.allowed ? this.#answer(req, res, answer, decision, started) : this.#pass(req, res, next);
     if (limiter.consumeNow !== undefined) {
       answerWith(limiter.consumeNow(traits.bucket, traits.ratePerMin, now));
     } else {
@@ -119,9 +84,7 @@ export class StatsFastPath {
   #replayable(req: IncomingMessage, url: string, now: number): { traits: KeyTraits; answer: StoredStatsAnswer } | undefined {
     const { headers } = req;
     // A body, or a browser (CORS and origin rules), is the application's business.
-    if ((headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined) {
-      return undefined;
-    }
+    if (hasBody(headers)) return undefined;
     if (headers.origin !== undefined || headers['sec-fetch-site'] !== undefined) return undefined;
     // A missing or repeated Host: the application refuses it.
     if (hostHeaderProblem(req) !== undefined) return undefined;
@@ -156,32 +119,20 @@ export class StatsFastPath {
   }
 
   #pass(req: IncomingMessage, res: ServerResponse, next: RequestHandler): void {
-    this.#passed++;
+    this.countPassed();
     next(req, res);
   }
 
-  #send(req: IncomingMessage, res: ServerResponse, answer: StoredStatsAnswer, decision: RateDecision, started: number): void {
-    this.#served++;
-    const id = generateRequestId();
-    const headers: OutgoingHttpHeaders = {
-      'x-request-id': id,
-      'x-content-type-options': NOSNIFF,
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': EXPOSED,
-      'x-ratelimit-limit': String(decision.limit),
-      'x-ratelimit-remaining': String(decision.remaining),
-      'x-ratelimit-reset': String(decision.resetEpochS),
-      'x-cache': 'hit',
-      'content-type': JSON_TYPE,
-      'content-length': answer.body.length,
-    };
+  #answer(req: IncomingMessage, res: ServerResponse, answer: StoredStatsAnswer, decision: RateDecision, started: number): void {
+    const { id, headers } = this.answerHeaders();
+    headers['x-ratelimit-limit'] = String(decision.limit);
+    headers['x-ratelimit-remaining'] = String(decision.remaining);
+    headers['x-ratelimit-reset'] = String(decision.resetEpochS);
+    headers['x-cache'] = 'hit';
+    headers['content-type'] = JSON_TYPE;
+    headers['content-length'] = answer.body.length;
     // Closed while the limiter answered: end the connection with this response, as the application does then.
-    if (!this.#open) headers.connection = 'close';
-    res.writeHead(200, headers);
-    res.end(answer.body);
-    this.#log?.info(
-      { reqId: id, req: { method: req.method, url: redactKeys(req.url!) }, res: { statusCode: 200 }, responseTime: performance.now() - started, fastPath: true },
-      'request completed',
-    );
+    if (!this.open) headers.connection = 'close';
+    this.send(req, res, id, 200, headers, answer.body, started, redactKeys);
   }
 }

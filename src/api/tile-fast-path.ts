@@ -10,23 +10,17 @@
  * Why: a cached tile through Fastify costs routing, four hooks, validation and the asynchronous service path; tiles are
  * asked for dozens at a time per map view (docs/benchmarks.md, tiles).
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
-import type { FastifyBaseLogger } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MapService } from '../map/map-service.js';
 import type { TileAddress } from '../map/tile-access.js';
 import type { EncodedTile } from '../map/tile-render.js';
 import { acceptsGzip } from './accept-encoding.js';
-import { EXPOSED_HEADERS } from './plugins/cors.js';
+import { FastPath, hasBody, type RequestHandler } from './fast-path.js';
 import { hostHeaderProblem } from './plugins/host-header.js';
-import { generateRequestId, NOSNIFF } from './plugins/request-id.js';
 import { MVT_TYPE, TILE_CACHE_CONTROL } from './routes/map.js';
-import type { FastPathStats, RequestHandler } from './stats-fast-path.js';
 
 const PREFIX = '/v1/map/';
 const SUFFIX = '.mvt';
-const EXPOSED = EXPOSED_HEADERS.join(', ');
-const INFO_OR_FINER = new Set(['info', 'debug', 'trace']);
 
 /** The address and tile numbers of a tile path as the router would split it, or undefined for anything else. */
 function parseTileUrl(url: string): { address: TileAddress; z: string; x: string; y: string } | undefined {
@@ -59,79 +53,47 @@ function parseTileUrl(url: string): { address: TileAddress; z: string; x: string
 }
 
 /** Answers drawn tiles; everything else goes on to the application. */
-export class TileFastPath {
+export class TileFastPath extends FastPath {
   readonly #map: MapService;
-  #open = true;
-  #log: FastifyBaseLogger | undefined;
-  #served = 0;
-  #passed = 0;
 
   constructor(map: MapService) {
+    super();
     this.#map = map;
-  }
-
-  /** Logs each answered request like Fastify's request log, at `info` (attached once the application exists). */
-  attachLogger(log: FastifyBaseLogger): void {
-    this.#log = INFO_OR_FINER.has(log.level) ? log : undefined;
-  }
-
-  /** From now on every request goes to the application (graceful shutdown). */
-  close(): void {
-    this.#open = false;
-  }
-
-  stats(): FastPathStats {
-    return { served: this.#served, passed: this.#passed };
   }
 
   /** Answers `req` from a drawn tile when it may; otherwise hands it to `next`. */
   handle(req: IncomingMessage, res: ServerResponse, next: RequestHandler): void {
-    const url = req.url;
-    if (!this.#open || req.method !== 'GET' || url === undefined || !url.startsWith(PREFIX)) {
+    if (!this.takes(req, PREFIX)) {
       next(req, res);
       return;
     }
-    const started = this.#log === undefined ? 0 : performance.now();
-    const { headers } = req;
-    const parsed = parseTileUrl(url);
-    const bodyless = (headers['content-length'] === undefined || headers['content-length'] === '0') && headers['transfer-encoding'] === undefined;
-    const tile = parsed !== undefined && bodyless && hostHeaderProblem(req) === undefined
+    const started = this.startTimer();
+    const parsed = parseTileUrl(req.url!);
+    const tile = parsed !== undefined && !hasBody(req.headers) && hostHeaderProblem(req) === undefined
       ? this.#map.peekTile(parsed.address, parsed.z, parsed.x, parsed.y)
       : undefined;
     if (tile === undefined) {
-      if (parsed !== undefined) this.#passed++;
+      if (parsed !== undefined) this.countPassed();
       next(req, res);
       return;
     }
-    this.#send(req, res, tile, started);
+    this.#answer(req, res, tile, started);
   }
 
-  #send(req: IncomingMessage, res: ServerResponse, tile: EncodedTile, started: number): void {
-    this.#served++;
-    const id = generateRequestId();
-    const out: OutgoingHttpHeaders = {
-      'x-request-id': id,
-      'x-content-type-options': NOSNIFF,
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': EXPOSED,
-      'cache-control': TILE_CACHE_CONTROL,
-      vary: 'Accept-Encoding',
-    };
+  #answer(req: IncomingMessage, res: ServerResponse, tile: EncodedTile, started: number): void {
+    const { id, headers } = this.answerHeaders();
+    headers['cache-control'] = TILE_CACHE_CONTROL;
+    headers.vary = 'Accept-Encoding';
     let status = 204;
     let body: Uint8Array | undefined;
     if (tile.raw.byteLength > 0) {
       status = 200;
       const gzip = tile.gzip !== undefined && acceptsGzip(req.headers['accept-encoding']);
       body = gzip ? tile.gzip! : tile.raw;
-      if (gzip) out['content-encoding'] = 'gzip';
-      out['content-type'] = MVT_TYPE;
-      out['content-length'] = body.byteLength;
+      if (gzip) headers['content-encoding'] = 'gzip';
+      headers['content-type'] = MVT_TYPE;
+      headers['content-length'] = body.byteLength;
     }
-    res.writeHead(status, out);
-    res.end(body);
-    this.#log?.info(
-      { reqId: id, req: { method: req.method, url: req.url }, res: { statusCode: status }, responseTime: performance.now() - started, fastPath: true },
-      'request completed',
-    );
+    this.send(req, res, id, status, headers, body, started);
   }
 }
