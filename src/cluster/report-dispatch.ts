@@ -11,6 +11,7 @@ import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportJob } from '../jobs/job-types.js';
 import type { RunnerLogger } from '../jobs/job-runner.js';
 import type { Clock } from '../services/clock.js';
+import { PeriodicRun } from '../services/periodic-run.js';
 import type { KvJobStore } from './kv-job-store.js';
 import { encodeReportTask, REPORT_TASK_KIND, reportTaskId } from './report-tasks.js';
 import type { TaskSubmitter } from './task-submit.js';
@@ -32,12 +33,16 @@ export interface ReportDispatcherDeps {
 /** Queues report tasks; one per API node. */
 export class ReportDispatcher {
   readonly #deps: ReportDispatcherDeps;
-  #cancel: (() => void) | undefined;
-  #running: Promise<number> | undefined;
-  #stopped = true;
+  readonly #periodic: PeriodicRun<number>;
 
   constructor(deps: ReportDispatcherDeps) {
     this.#deps = deps;
+    this.#periodic = new PeriodicRun({
+      clock: deps.clock,
+      intervalMs: deps.intervalMs ?? REPORT_DISPATCH_INTERVAL_MS,
+      run: () => this.#dispatchNow(),
+      onError: (err) => deps.logger?.warn({ err }, 'report dispatch failed; the next look retries'),
+    });
   }
 
   /** Queues the task of a job's next attempt. */
@@ -53,31 +58,17 @@ export class ReportDispatcher {
 
   /** Looks now, then every `intervalMs`. */
   start(): void {
-    this.#stopped = false;
-    void this.#tick();
+    this.#periodic.start();
   }
 
   /** Stops looking and waits for a look in progress. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#cancel?.();
-    this.#cancel = undefined;
-    await this.#running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#periodic.stop();
   }
 
   /** One look: queues every open job that is due and not held; resolves with how many. */
   async dispatch(): Promise<number> {
-    this.#running ??= this.#dispatchNow().finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
-  async #tick(): Promise<void> {
-    try {
-      await this.dispatch();
-    } catch (err) {
-      this.#deps.logger?.warn({ err }, 'report dispatch failed; the next look retries');
-    }
-    if (!this.#stopped) this.#cancel = this.#deps.clock.setTimer(this.#deps.intervalMs ?? REPORT_DISPATCH_INTERVAL_MS, () => void this.#tick());
+    return this.#periodic.runOnce();
   }
 
   async #dispatchNow(): Promise<number> {

@@ -5,6 +5,7 @@
  * sweep never serves an old file. Each deletion is repeated safely if the process stops half-way.
  */
 import type { Clock } from '../services/clock.js';
+import { PeriodicRun } from '../services/periodic-run.js';
 import type { ReportRetention } from './job-types.js';
 import type { ReportFileStore } from './report-files.js';
 
@@ -35,41 +36,31 @@ export interface RetentionSweeperOptions {
 /** Deletes expired report files on a timer; one per process. */
 export class RetentionSweeper {
   readonly #o: RetentionSweeperOptions;
-  #cancel: (() => void) | undefined;
-  #running: Promise<number> | undefined;
-  #stopped = false;
+  readonly #periodic: PeriodicRun<number>;
 
   constructor(options: RetentionSweeperOptions) {
     this.#o = options;
+    this.#periodic = new PeriodicRun({
+      clock: options.clock,
+      intervalMs: options.intervalMs,
+      run: () => this.#sweepNow(),
+      onError: (err) => options.logger?.error({ err }, 'report retention sweep failed; the next one retries'),
+    });
   }
 
   /** Sweeps now, then every `intervalMs`. */
   start(): void {
-    this.#stopped = false;
-    void this.#tick();
+    this.#periodic.start();
   }
 
   /** Stops the timer and waits for a sweep in progress. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#cancel?.();
-    this.#cancel = undefined;
-    await this.#running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#periodic.stop();
   }
 
   /** One sweep: expires every job due now; resolves with how many. */
   async sweep(): Promise<number> {
-    this.#running ??= this.#sweepNow().finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
-  async #tick(): Promise<void> {
-    try {
-      await this.sweep();
-    } catch (err) {
-      this.#o.logger?.error({ err }, 'report retention sweep failed; the next one retries');
-    }
-    if (!this.#stopped) this.#cancel = this.#o.clock.setTimer(this.#o.intervalMs, () => void this.#tick());
+    return this.#periodic.runOnce();
   }
 
   async #sweepNow(): Promise<number> {
@@ -83,7 +74,7 @@ export class RetentionSweeper {
         await retention.markExpired(id, clock.now());
         expired++;
       }
-      if (ids.length < BATCH || this.#stopped) break;
+      if (ids.length < BATCH || this.#periodic.stopped) break;
     }
     // Quota counts of days before yesterday can no longer be charged or read.
     await retention.forgetQuotaBefore(new Date(now - 86_400_000).toISOString().slice(0, 10));
