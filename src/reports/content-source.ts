@@ -7,13 +7,14 @@
 import { ANSWERING_DATASETS, ATTRIBUTION } from '../cities/catalog.js';
 import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
 import { resolveCoverage } from '../cities/coverage.js';
-import type { SamplingRule, SurroundingsBackend, SurroundingsGrid, SurroundingsLayers } from '../compute/compute-types.js';
+import type { SurroundingsBackend, SurroundingsGrid, SurroundingsLayers } from '../compute/compute-types.js';
 import { DatasetError, OutsideCoverageError } from '../errors.js';
 import { holdsMetric } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { Clock } from '../services/clock.js';
 import { statsRequestAt } from '../services/historical-answer.js';
 import type { HistoricalQuery, HistoricalResult } from '../services/historical-service.js';
+import type { StatsMeta } from '../services/stats-cache.js';
 import type { ReportContentV1, ReportLocation, ReportStatistics } from './content-model.js';
 import type { ReportContent, ReportContentSource, ReportRequest } from './report-types.js';
 import { raceSignal, SurroundingsSource } from './surroundings-source.js';
@@ -30,17 +31,7 @@ export interface ReportContentDeps {
 /** The envelope members a report reads (interface spec, statistics envelope). */
 interface Envelope {
   readonly city?: { readonly id: string; readonly name: string };
-  readonly meta: {
-    readonly dataset: string;
-    readonly reference_year: number;
-    readonly sampling: SamplingRule;
-    readonly distance_m?: number;
-    readonly radius_m?: number;
-    readonly n_cells: number;
-    readonly hours: number;
-    readonly generated_utc: string;
-    readonly metrics: readonly StatMetric[];
-  };
+  readonly meta: StatsMeta & { readonly metrics: readonly StatMetric[] };
 }
 
 /** The map layers of each metric. */
