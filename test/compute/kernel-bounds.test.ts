@@ -4,11 +4,12 @@
  * regions it was given. The exports are wrapped to count calls.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { freshStatsExports, type StatsExports } from '../../src/compute/kernel-wasm.js';
+import { freshStatsExports } from '../../src/compute/kernel-wasm.js';
 import { StatsKernel } from '../../src/compute/stats-kernel.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';
+import { KernelCallCounter } from './kernel-call-counter.js';
 import { calendarFor } from './kernel-fixtures.js';
 
 const HOURS = 48;
@@ -16,33 +17,18 @@ const CELLS = 8;
 const FIELDS: readonly HourlyField[] = ['no2', 'ucomfort'];
 const calendar = calendarFor(2023, HOURS, 'UTC');
 
-let calls = 0;
-let kernel: StatsKernel;
+/** Exports that only read constants. */
+const CONSTANT_EXPORTS = new Set(['heap_base', 'layout_signature']);
 
-/** A copy of the exports whose kernel functions count their calls (heap_base and layout_signature read nothing). */
-function counted(x: StatsExports): StatsExports {
-  const entries = Object.entries(x).map(([key, value]) => {
-    if (typeof value !== 'function' || key === 'heap_base' || key === 'layout_signature') return [key, value];
-    return [key, (...args: unknown[]) => {
-      calls++;
-      return (value as (...a: unknown[]) => unknown)(...args);
-    }];
-  });
-  return Object.fromEntries(entries) as StatsExports;
-}
+const counter = new KernelCallCounter();
+const { refused } = counter;
+let kernel: StatsKernel;
 
 const chunk = (cells = CELLS, hours = HOURS) => ({ no2: new Int16Array(hours * cells), ucomfort: new Int16Array(hours * cells) });
 const mask = (cells = CELLS) => new Uint8Array(cells).fill(1);
 
-/** Asserts that `action` throws `type` and made no kernel call. */
-function refused(action: () => unknown, type: typeof ValidationError | typeof DatasetError): void {
-  const before = calls;
-  expect(action).toThrow(type);
-  expect(calls).toBe(before);
-}
-
 beforeEach(async () => {
-  kernel = new StatsKernel(counted(await freshStatsExports('simd')), 'simd');
+  kernel = new StatsKernel(counter.wrap(await freshStatsExports('simd'), CONSTANT_EXPORTS), 'simd');
 });
 
 describe('statistics kernel boundary', () => {
@@ -109,7 +95,7 @@ describe('statistics kernel boundary', () => {
   it('accepts well-formed input of any cell count after the refusals', () => {
     kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
     for (const cells of [1, 7, 8, 9, 64, 65]) kernel.addChunk(chunk(cells), mask(cells));
-    expect(calls).toBeGreaterThan(0);
+    expect(counter.calls).toBeGreaterThan(0);
     expect(kernel.aggregates().nCells).toBe(1 + 7 + 8 + 9 + 64 + 65);
   });
 });

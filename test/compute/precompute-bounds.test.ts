@@ -6,11 +6,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CR, stateBytes } from '../../src/compute/precompute-layout.js';
 import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
-import { freshPrecomputeExports, type PrecomputeExports } from '../../src/compute/precompute-wasm.js';
+import { freshPrecomputeExports } from '../../src/compute/precompute-wasm.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';
 import { zstdCompress } from '../../src/store/codec-zstd.js';
+import { KernelCallCounter } from './kernel-call-counter.js';
 import { calendarFor } from './kernel-fixtures.js';
 
 const HOURS = 48;
@@ -20,32 +21,14 @@ const calendar = calendarFor(2023, HOURS, 'UTC');
 /** Exports that only read constants. */
 const CONSTANT_EXPORTS = new Set(['heap_base', 'layout_signature', 'cells_layout_signature', 'state_bytes']);
 
-let calls = 0;
+const counter = new KernelCallCounter();
+const { refused } = counter;
 let kernel: PrecomputeKernel;
-
-/** A copy of the exports whose kernel functions count their calls. */
-function counted(x: PrecomputeExports): PrecomputeExports {
-  const entries = Object.entries(x).map(([key, value]) => {
-    if (typeof value !== 'function' || CONSTANT_EXPORTS.has(key)) return [key, value];
-    return [key, (...args: unknown[]) => {
-      calls++;
-      return (value as (...a: unknown[]) => unknown)(...args);
-    }];
-  });
-  return Object.fromEntries(entries) as PrecomputeExports;
-}
 
 const mask = (cells = CELLS) => new Uint8Array(cells).fill(1);
 
-/** Asserts that `action` throws `type` and made no kernel call. */
-function refused(action: () => unknown, type: typeof ValidationError | typeof DatasetError): void {
-  const before = calls;
-  expect(action).toThrow(type);
-  expect(calls).toBe(before);
-}
-
 beforeEach(async () => {
-  kernel = new PrecomputeKernel(counted(await freshPrecomputeExports('simd')), 'simd');
+  kernel = new PrecomputeKernel(counter.wrap(await freshPrecomputeExports('simd'), CONSTANT_EXPORTS), 'simd');
 });
 
 describe('precompute kernel boundary', () => {
@@ -94,9 +77,9 @@ describe('precompute kernel boundary', () => {
     kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
     refused(() => kernel.loadShuffledChunk('no2', CELLS, new Uint8Array([1, 2, 3, 4])), DatasetError);
     refused(() => kernel.loadShuffledChunk('no2', CELLS, zstdCompress(new Uint8Array(HOURS * CELLS * 2 - 2), 3)), DatasetError);
-    const before = calls;
+    const before = counter.calls;
     kernel.loadShuffledChunk('no2', CELLS, zstdCompress(new Uint8Array(HOURS * CELLS * 2), 3));
-    expect(calls).toBe(before + 1);
+    expect(counter.calls).toBe(before + 1);
   });
 
   it('rejects a chunk whose −32768 cannot be told from a fill value inside the valid range', () => {
@@ -126,6 +109,6 @@ describe('precompute kernel boundary', () => {
       expect(results[CR.AIR_GOOD_PCT]).toBe(100);
       expect(results[CR.WIND_SCORE]).toBe(8);
     }
-    expect(calls).toBeGreaterThan(0);
+    expect(counter.calls).toBeGreaterThan(0);
   });
 });
