@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { createNominatimGeocoder } from '../../src/geocode/nominatim-geocoder.js';
-import { html, json, startServer, stopServer } from './support/loopback.js';
+import { html, json, seenRequest, startServer, stopServer, type SeenRequest } from './support/loopback.js';
 
 const LICENCE = 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright';
 const BELGIUM = { country: 'België / Belgique / Belgien', country_code: 'be' };
@@ -83,13 +83,13 @@ const SEARCHES: Record<string, unknown[]> = {
 };
 
 describe('Nominatim adapter against a well-behaved Nominatim', () => {
-  const seen: { path: string; params: URLSearchParams; userAgent: string | undefined }[] = [];
+  const seen: SeenRequest[] = [];
   let server: Server;
   let baseUrl: string;
 
   beforeAll(async () => {
     ({ server, baseUrl } = await startServer((req, res, url) => {
-      seen.push({ path: url.pathname, params: url.searchParams, userAgent: req.headers['user-agent'] });
+      seen.push(seenRequest(req, url));
       if (url.pathname === '/nominatim/search') return json(res, 200, SEARCHES[url.searchParams.get('q') ?? ''] ?? []);
       if (url.pathname === '/nominatim/reverse') {
         const lat = Number(url.searchParams.get('lat'));

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { createPhotonGeocoder } from '../../src/geocode/photon-geocoder.js';
-import { html, json, startServer, stopServer } from './support/loopback.js';
+import { html, json, seenRequest, startServer, stopServer, type SeenRequest } from './support/loopback.js';
 
 /** One Photon feature. */
 function feature(lon: number, lat: number, properties: Record<string, unknown>) {
@@ -49,13 +49,13 @@ const SEARCHES: Record<string, unknown> = {
 };
 
 describe('Photon adapter against a well-behaved Photon', () => {
-  const seen: { path: string; params: URLSearchParams; userAgent: string | undefined }[] = [];
+  const seen: SeenRequest[] = [];
   let server: Server;
   let baseUrl: string;
 
   beforeAll(async () => {
     ({ server, baseUrl } = await startServer((req, res, url) => {
-      seen.push({ path: url.pathname, params: url.searchParams, userAgent: req.headers['user-agent'] });
+      seen.push(seenRequest(req, url));
       if (url.pathname === '/api') return json(res, 200, SEARCHES[url.searchParams.get('q') ?? ''] ?? collection());
       if (url.pathname === '/reverse') {
         const lat = Number(url.searchParams.get('lat'));

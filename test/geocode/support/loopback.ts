@@ -36,3 +36,15 @@ export function html(res: ServerResponse, status: number, title: string): void {
   res.writeHead(status, { 'content-type': 'text/html' });
   res.end(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
 }
+
+/** What an adapter test checks of a request the stand-in geocoder received. */
+export interface SeenRequest {
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly userAgent: string | undefined;
+}
+
+/** The path, query parameters and `User-Agent` of a request, as a handler notes them for the test. */
+export function seenRequest(req: IncomingMessage, url: URL): SeenRequest {
+  return { path: url.pathname, params: url.searchParams, userAgent: req.headers['user-agent'] };
+}
