@@ -1,25 +1,9 @@
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
-
-const run = promisify(execFile);
-const SVC = join(PROJECT_ROOT, 'bin', 'svc.js');
-
-/** Runs the compiled CLI; resolves with exit code and output, never rejects. */
-async function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SVC, ...args], { maxBuffer: 16 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+import { svc } from './support/run-svc.js';
 
 describe('svc command line', () => {
   let root: string;

@@ -3,27 +3,12 @@
  * without a manifest gets one with --write-manifest only when every chunk is intact. Runs the compiled CLI on copies of
  * the fixture datasets (`brussels_extended`, `belgium_lowres`).
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
-
-const run = promisify(execFile);
-const SVC = join(PROJECT_ROOT, 'bin', 'svc.js');
-
-async function svc(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SVC, ...args], { maxBuffer: 16 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
+import { svc } from './support/run-svc.js';
 
 describe('svc data verify', () => {
   let root: string;

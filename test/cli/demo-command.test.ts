@@ -9,10 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presetPlans } from '../../src/model/presets.js';
-import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
-
-const SVC = join(PROJECT_ROOT, 'bin', 'svc.js');
+import { SVC } from './support/run-svc.js';
 
 /** Starts `svc demo`, waits for its banner, asks `check` while it runs, then stops it with SIGTERM. */
 async function demoRun(dataDir: string, check: (banner: string) => Promise<void>): Promise<string> {
