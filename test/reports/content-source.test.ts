@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatsRequest, SurroundingsBackend, SurroundingsGrid } from '../../src/compute/compute-types.js';
 import {
-  DamagedDataError, ForbiddenError, OutsideCoverageError, ServiceError, UpstreamError, ValidationError,
+  DamagedDataError, ForbiddenError, OutsideCoverageError, UpstreamError, ValidationError,
 } from '../../src/errors.js';
 import type { ReportContentV1 } from '../../src/reports/content-model.js';
 import { readReportContent } from '../../src/reports/content-model.js';
@@ -15,6 +15,7 @@ import { SqliteStatsCache } from '../../src/services/stats-cache.js';
 import { openDatabase } from '../../src/db/database.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 import { ManualClock } from '../services/support/manual-clock.js';
+import { codeOf } from '../services/support/error-code.js';
 
 let source: ReportContentSource;
 let compute: LocalCompute;
@@ -26,15 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await close();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    return err instanceof ServiceError ? err.code : `unexpected ${String(err)}`;
-  }
-}
 
 describe('gathering report content from the fixture', () => {
   it('holds the statistics of GET /historical/stats, the surroundings of the same sample and the location', async () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { DamagedDataError, ServiceError, UpstreamError } from '../../src/errors.js';
+import { DamagedDataError, UpstreamError } from '../../src/errors.js';
 import type { Geocoder } from '../../src/geocode/geocoder.js';
 import type { ApiKeyRecord } from '../../src/keys/key-types.js';
 import { HistoricalService, type HistoricalQuery } from '../../src/services/historical-service.js';
@@ -9,6 +9,7 @@ import { DamageRegistry } from '../../src/store/damage-registry.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 import { deferred, FakeCompute } from './support/fake-compute.js';
 import { ManualClock } from './support/manual-clock.js';
+import { codeOf } from './support/error-code.js';
 
 const KEY: ApiKeyRecord = {
   id: 1, type: 'sk', label: 't', cities: ['*'], products: ['*'], metrics: ['*'], origins: [], ratePerMin: undefined,
@@ -23,15 +24,6 @@ const PARIS = { lat: 48.8566, lon: 2.3522 };
 async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setImmediate(r));
   if (!done()) throw new Error('condition never held');
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (err) {
-    return err instanceof ServiceError ? err.code : `unexpected ${String(err)}`;
-  }
 }
 
 let compute: FakeCompute;
