@@ -46,7 +46,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .sidebar ul { list-style: none; margin: 0; padding: 0; }
 .sidebar li a { display: flex; align-items: center; gap: 8px; padding: 4px 10px; border-radius: 6px; color: var(--ink); font-size: 14px; }
 .sidebar li a:hover { background: var(--brand-soft); text-decoration: none; }
-.sidebar .mono { font-family: var(--mono); font-size: 12.5px; }
+.sidebar .mono { font-family: var(--mono); font-size: 12.5px; min-width: 0; overflow-wrap: anywhere; }
 .nav-heading { margin: 18px 10px 6px; font-size: 11.5px; font-weight: 700; letter-spacing: 0.08em; text-transform: uppercase; color: var(--muted); }
 .nav-heading:first-child { margin-top: 4px; }
 .content { min-width: 0; padding: 8px 40px 80px; max-width: 1380px; }
@@ -73,7 +73,7 @@ pre.shell { background: var(--code-bg); color: var(--code-ink); border-radius: 1
 .op-title a, h2 a.anchor { color: var(--ink); }
 .op-title a:hover, h2 a.anchor:hover { color: var(--brand); text-decoration: none; }
 .op-path { display: flex; align-items: center; gap: 10px; margin-bottom: 12px; }
-.op-path code { font-size: 14.5px; background: none; border: 0; padding: 0; color: #22303c; font-weight: 600; }
+.op-path code { font-size: 14.5px; background: none; border: 0; padding: 0; color: #22303c; font-weight: 600; min-width: 0; white-space: normal; overflow-wrap: anywhere; }
 .op-desc { color: #26333f; }
 .op h4 { font-size: 12px; letter-spacing: 0.08em; text-transform: uppercase; color: var(--muted); margin: 22px 0 8px; }
 .op-examples { min-width: 0; position: sticky; top: 72px; align-self: start; max-height: calc(100vh - 88px); overflow-y: auto; }
@@ -104,7 +104,7 @@ table.headers { font-size: 13px; }
 td .field-type { margin-left: 0; }
 .field-req { font-size: 11.5px; font-weight: 600; color: #c2410c; margin-left: 8px; }
 .field-cons { font-size: 12.5px; color: var(--muted); margin-top: 2px; }
-.field-cons code { font-size: 11.5px; }
+.field-cons code { font-size: 11.5px; white-space: normal; overflow-wrap: anywhere; }
 .field-desc { font-size: 14px; color: #33414e; }
 ul.fields { list-style: none; margin: 6px 0; padding: 0; border-left: 2px solid var(--line); }
 ul.fields > li.field { padding: 7px 0 7px 14px; border-bottom: 1px dashed #edf0f3; }
