@@ -13,9 +13,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { access } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createNatsCompute } from '../src/cluster/nats-compute.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';
@@ -30,43 +29,13 @@ import { BENCH_RECT } from '../src/model/presets.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import type { BenchResult } from './registry.js';
+import { startBenchNats } from './loopback-nats.js';
 import { median } from './timing.js';
 
 const DATASET = 'bench_1m';
 const LIMITS = { ackWaitMs: 30_000, maxDeliver: 3 };
 /** Targets: 2 workers ≥ 1.8 × 1 worker; NATS adds ≤ 10 % to a cold 50 m radius query and ≤ 2 ms to a cold point. */
 const TARGET_SCALING = 1.8;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a JetStream nats-server on a free loopback port; resolves with its URL and a stop function. */
-async function startNats(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const store = await mkdtemp(join(tmpdir(), 'svc-bench-nats-'));
-  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
-  const url = `nats://127.0.0.1:${port}`;
-  const probe = ClusterLink.start({ url, name: 'bench-probe', ...LIMITS, retryMs: 50 });
-  await probe.ready();
-  await probe.close();
-  return {
-    url,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      await rm(store, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Starts `svc worker --threads 1`; resolves once it is connected to NATS. */
 async function startWorker(url: string, dataDir: string): Promise<ChildProcess> {
@@ -177,7 +146,7 @@ export async function run(): Promise<BenchResult> {
     }
   }
 
-  const nats = await startNats();
+  const nats = await startBenchNats(LIMITS);
   const link = ClusterLink.start({ url: nats.url, name: 'bench-coordinator', ...LIMITS });
   await link.ready();
   const queue = new NatsTaskQueue({ link, defaultTimeoutMs: 600_000 });

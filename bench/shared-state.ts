@@ -3,29 +3,16 @@
  * nats-server (JetStream, file storage) on loopback started for the run: a rate-limit check, a burst of checks on one
  * key (batched) and on many keys, a read of the shared statistics cache, and a report admission.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KvJobStore } from '../src/cluster/kv-job-store.js';
 import { KvRateLimiter } from '../src/cluster/kv-rate-limiter.js';
 import { KvStatsCache } from '../src/cluster/kv-stats-cache.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';
 import { statsCacheKey } from '../src/services/cache-keys.js';
+import { startBenchNats } from './loopback-nats.js';
 import type { BenchResult } from './registry.js';
 
 const OPS = 2_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function percentile(values: readonly number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
@@ -49,10 +36,8 @@ async function timeAll(op: () => Promise<unknown>): Promise<number> {
 }
 
 export async function run(): Promise<BenchResult> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'bench-nats-'));
-  const server = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
-  const link = ClusterLink.start({ url: `nats://127.0.0.1:${port}`, name: 'bench', ackWaitMs: 30_000, maxDeliver: 3, retryMs: 50 });
+  const nats = await startBenchNats({ ackWaitMs: 30_000, maxDeliver: 3 });
+  const link = ClusterLink.start({ url: nats.url, name: 'bench', ackWaitMs: 30_000, maxDeliver: 3, retryMs: 50 });
   try {
     await link.ready();
     const limiter = new KvRateLimiter(link);
@@ -87,8 +72,6 @@ export async function run(): Promise<BenchResult> {
     };
   } finally {
     await link.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    await nats.stop();
   }
 }
