@@ -1,15 +1,14 @@
 /**
- * The worker-side handlers of the compute task kinds: decode the task, give it this worker's data directory, run it
- * in the worker's own Piscina pool (the same worker code as a local pool), encode the value. A `ServiceError` from the
- * task (outside coverage, damaged data, an unreadable data directory) is its answer; a compute thread that died is an
- * unexpected failure, so the task is handed back for another delivery.
+ * The worker-side handlers of the compute task kinds: the task's bytes go to the worker's own Piscina pool as they
+ * came (the same worker code as a local pool decodes them, runs the task over this worker's data directory and encodes
+ * the value), and the value's bytes come back. A `ServiceError` from the task (outside coverage, damaged data, an
+ * unreadable data directory, bytes that do not decode) is its answer; a compute thread that died is an unexpected
+ * failure, so the task is handed back for another delivery.
  */
 import { ComputeThreadLostError } from '../compute/local-compute.js';
 import type { TaskExecutor } from '../compute/planned-compute.js';
-import type { ComputeTask } from '../compute/protocol.js';
-import { DatasetError, ValidationError } from '../errors.js';
+import { DatasetError } from '../errors.js';
 import { COMPUTE_TASK_KINDS } from './nats-compute.js';
-import { decodeTaskData, encodeTaskData } from './task-codec.js';
 import type { TaskHandler } from './task-types.js';
 
 /** Kinds that read a dataset: they run over the worker's own data directory. */
@@ -22,14 +21,10 @@ export class ComputeThreadLost extends Error {}
 export function computeTaskHandlers(executor: TaskExecutor, dataDir: string, workerId: string): Map<string, TaskHandler> {
   const handlers = new Map<string, TaskHandler>();
   for (const kind of COMPUTE_TASK_KINDS) {
+    const data = DATA_KINDS.has(kind) ? { dataDir } : {};
     handlers.set(kind, async (payload, context) => {
-      const task = decodeTaskData<ComputeTask>(payload);
-      if (task === null || typeof task !== 'object' || task.kind !== kind) {
-        throw new ValidationError(`A task on svc.task.${kind} does not hold a ${kind} task.`);
-      }
-      const local = (DATA_KINDS.has(kind) ? { ...task, dataDir } : task) as ComputeTask;
       try {
-        return encodeTaskData(await executor.run(local, context.signal));
+        return await executor.run<Uint8Array>({ kind: 'encoded', payload, expect: kind, ...data }, context.signal);
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (err instanceof ComputeThreadLostError) throw new ComputeThreadLost(err.message, { cause: err });

@@ -42,6 +42,20 @@ export interface WorkerLoop {
 }
 
 const FETCH_EXPIRES_MS = 5_000;
+
+/** The context of a delivered task; ids are read from the message when first asked for. */
+function deliveryContext(msg: JsMsg, signal: AbortSignal, maxDeliver: number, workerId: string): TaskContext {
+  return {
+    get taskId() {
+      return msg.headers?.get('Nats-Msg-Id') || `seq-${msg.seq}`;
+    },
+    get deliveryCount() {
+      return msg.info.deliveryCount;
+    },
+    maxDeliver, workerId, signal,
+    progress: () => msg.working(),
+  };
+}
 const silent = { info: () => {}, warn: () => {} };
 
 /** Starts pulling tasks in the background (waiting for NATS while it is down). */
@@ -58,83 +72,92 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   let fetching: { close(): Promise<void | Error> } | undefined;
 
   async function handle(msg: JsMsg, ackWaitMs: number, maxDeliver: number): Promise<void> {
+    // The handler starts first: everything else (ids, heartbeat, the result's headers) is done while it runs, so a
+    // short task's path from NATS to the compute thread and back holds no more than it must.
     const kind = msg.subject.slice(TASK_SUBJECT_PREFIX.length + 1);
-    const taskId = msg.headers?.get('Nats-Msg-Id') || `seq-${msg.seq}`;
-    const resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
-    const delivery = msg.info.deliveryCount;
     const controller = new AbortController();
+    const context = deliveryContext(msg, controller.signal, maxDeliver, options.workerId);
+    const handler = options.handlers.get(kind);
+    const work = (async () => {
+      if (handler === undefined) throw new Error(`worker ${options.workerId} has no handler for task kind '${kind}'`);
+      return handler(msg.data, context);
+    })();
+    // Observed by the race below; this keeps a failure during the set-up from leaving it unhandled.
+    work.catch(() => {});
     inFlight.set(msg, controller);
     computing++;
     let released = false;
-    // Frees the task's slot once its handler is done, so the next fetch overlaps with delivering this result.
+    // Frees the task's slot once its result is on its way (or it is handed back), so the next fetch overlaps with
+    // delivering the result without going out before it.
     const release = () => {
       if (released) return;
       released = true;
       computing--;
       slotFreed();
     };
-    const heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
-    const context: TaskContext = {
-      taskId, deliveryCount: delivery, maxDeliver, workerId: options.workerId, signal: controller.signal,
-      progress: () => msg.working(),
-    };
-    let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
     try {
-      const handler = options.handlers.get(kind);
-      if (handler === undefined) throw new Error(`worker ${options.workerId} has no handler for task kind '${kind}'`);
-      // A handler that does not heed the signal is still let go of when the worker hands the task back.
-      const aborted = new Promise<never>((_, reject) => {
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-      });
-      outcome = { ok: true, bytes: await Promise.race([handler(msg.data, context), aborted]) };
-    } catch (err) {
-      if (controller.signal.aborted) {
+      const heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+      const { taskId, deliveryCount: delivery } = context;
+      const resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
+      const h = natsHeaders();
+      h.set(DELIVERY_HEADER, String(delivery));
+      let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
+      try {
+        // A handler that does not heed the signal is still let go of when the worker hands the task back.
+        const aborted = new Promise<never>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+        });
+        outcome = { ok: true, bytes: await Promise.race([work, aborted]) };
+      } catch (err) {
+        if (controller.signal.aborted) {
+          clearInterval(heartbeat);
+          msg.nak();
+          return;
+        }
+        if (err instanceof ServiceError) {
+          outcome = { ok: false, error: err };
+        } else if (delivery < maxDeliver) {
+          clearInterval(heartbeat);
+          log.warn({ task: taskId, kind, delivery, err: (err as Error).message }, 'task failed; handed back for another delivery');
+          msg.nak();
+          return;
+        } else {
+          outcome = {
+            ok: false,
+            error: new UpstreamError(`The compute task failed on ${delivery} deliveries: ${(err as Error).message}`),
+          };
+        }
+      } finally {
         clearInterval(heartbeat);
-        msg.nak();
-        return;
       }
-      if (err instanceof ServiceError) {
-        outcome = { ok: false, error: err };
-      } else if (delivery < maxDeliver) {
-        clearInterval(heartbeat);
-        log.warn({ task: taskId, kind, delivery, err: (err as Error).message }, 'task failed; handed back for another delivery');
-        msg.nak();
-        return;
-      } else {
-        outcome = {
-          ok: false,
-          error: new UpstreamError(`The compute task failed on ${delivery} deliveries: ${(err as Error).message}`),
-        };
+      if (resultTo !== undefined) {
+        try {
+          const { js, nc } = options.link.require();
+          const max = nc.info?.max_payload;
+          if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
+            // Publishing would fail on every delivery: the answer is an error the operator can act on.
+            outcome = { ok: false, error: new UpstreamError(
+              `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
+                `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
+            ) };
+          }
+          h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
+          const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
+          const published = js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
+          release();
+          if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
+          await published;
+        } catch (err) {
+          // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
+          log.warn({ task: taskId, kind, err: (err as Error).message }, 'result not delivered; the task will be redelivered');
+          return;
+        }
       }
+      msg.ack();
+      completed++;
     } finally {
-      clearInterval(heartbeat);
       release();
     }
-    if (resultTo !== undefined) {
-      try {
-        const { js, nc } = options.link.require();
-        const max = nc.info?.max_payload;
-        if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
-          // Publishing would fail on every delivery: the answer is an error the operator can act on.
-          outcome = { ok: false, error: new UpstreamError(
-            `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
-              `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
-          ) };
-        }
-        const h = natsHeaders();
-        h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
-        h.set(DELIVERY_HEADER, String(delivery));
-        const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
-        if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
-        await js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
-      } catch (err) {
-        // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
-        log.warn({ task: taskId, kind, err: (err as Error).message }, 'result not delivered; the task will be redelivered');
-        return;
-      }
-    }
-    msg.ack();
-    completed++;
   }
 
   function track(msg: JsMsg, ackWaitMs: number, maxDeliver: number): void {

@@ -7,7 +7,7 @@
  */
 import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
 import { computeDataset } from './dataset-cache.js';
-import type { BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
+import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
 
 /** Below this many chunks a query runs as one task: splitting would cost more than it saves. */
@@ -24,6 +24,11 @@ export interface TaskExecutor {
   /** Tasks one split query runs at once (a pool's threads; a cluster's expected workers × threads). */
   readonly parallelism: number;
   run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
+  /**
+   * Runs the `accumulate` tasks of a split query in parallel and the `finalize` task that merges them, where the
+   * executor can do better than `run` for each (the NATS executor passes the parts on as the bytes they came in).
+   */
+  runSplit?(parts: readonly AccumulateTask[], signal?: AbortSignal): Promise<BlocksValue>;
   close(): Promise<void>;
 }
 
@@ -61,10 +66,11 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
   const run = <T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions) => executor.run<T>(task, signal, options);
 
   async function splitStats(request: StatsRequest, chunks: ChunkSelection[], signal?: AbortSignal): Promise<BlocksValue> {
-    const records = await Promise.all(
-      splitEvenly(chunks, parts).map((part) =>
-        run<ArrayBuffer>({ kind: 'accumulate', dataDir, dataset: request.dataset, chunks: part }, signal)),
+    const tasks = splitEvenly(chunks, parts).map(
+      (part): AccumulateTask => ({ kind: 'accumulate', dataDir, dataset: request.dataset, chunks: part }),
     );
+    if (executor.runSplit) return executor.runSplit(tasks, signal);
+    const records = await Promise.all(tasks.map((task) => run<ArrayBuffer>(task, signal)));
     return run<BlocksValue>({ kind: 'finalize', dataDir, dataset: request.dataset, records }, signal);
   }
 

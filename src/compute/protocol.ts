@@ -37,6 +37,11 @@ export interface FinalizeTask {
   readonly dataDir: string;
   readonly dataset: string;
   readonly records: readonly ArrayBuffer[];
+  /**
+   * More parts, each an `accumulate` reply as encoded bytes (task-codec.ts), decoded by the thread: how a cluster
+   * requester passes the parts on without decoding and re-encoding them.
+   */
+  readonly encodedParts?: readonly Uint8Array[];
 }
 
 /** Point statistics of every outdoor cell of one chunk row (the whole-city precompute). */
@@ -75,9 +80,27 @@ export interface FaultTask {
   readonly action: 'exit' | 'throw';
 }
 
-/** Every task a compute thread accepts. */
-export type ComputeTask =
+/**
+ * A task as the bytes it crossed NATS in (task-codec.ts), run by a cluster worker's thread: the thread decodes it,
+ * checks its kind, gives it the worker's data directory, runs it and replies with the value encoded the same way.
+ * Decoding and encoding thus run in the compute thread, not on the worker's main thread, which only moves bytes
+ * between NATS and the pool (its message path stays short: docs/cluster.md, "Latency of a task").
+ */
+export interface EncodedTask {
+  readonly kind: 'encoded';
+  readonly payload: Uint8Array;
+  /** The kind the payload must hold (the subject it arrived on). */
+  readonly expect: DecodedTask['kind'];
+  /** Replaces the task's data directory (kinds that read a dataset; tasks never carry their sender's). */
+  readonly dataDir?: string;
+}
+
+/** Every task a compute thread accepts as a value. */
+export type DecodedTask =
   | StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask | FaultTask;
+
+/** Every task a compute thread accepts. */
+export type ComputeTask = DecodedTask | EncodedTask;
 
 /** Blocks of phase B, as plain JSON objects. */
 export type BlocksValue = StatsComputation['blocks'];

@@ -2,7 +2,7 @@
  * What a compute thread does with each task (workers/compute-worker.ts is the Piscina entry). Every failure is
  * returned as data (`ComputeReply`), never thrown across the thread boundary.
  */
-import { errorToData, ValidationError } from '../errors.js';
+import { DatasetError, errorToData, UpstreamError, ValidationError } from '../errors.js';
 import { renderEncodedTile } from '../map/tile-render.js';
 import { thermalRange } from '../map/thermal-range.js';
 import { computeDataset, referenceOptions } from './dataset-cache.js';
@@ -10,10 +10,11 @@ import { accumulateSelections } from './kernel-run.js';
 import { loadPrecomputeKernel } from './precompute-kernel.js';
 import { precomputeRow } from './precompute-row.js';
 import { precomputeRowPerCell } from './precompute-row-per-cell.js';
-import type { ComputeReply, ComputeTask } from './protocol.js';
+import type { ComputeReply, ComputeTask, DecodedTask, EncodedTask } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
 import { computeSurroundings } from './surroundings-grid.js';
 import { loadStatsKernel } from './stats-kernel.js';
+import { decodeTaskData, encodeTaskData } from './task-codec.js';
 
 /** Whether this thread accepts fault-injection tasks (set from the pool's workerData). */
 let faultsAllowed = false;
@@ -23,8 +24,28 @@ export function allowFaults(allowed: boolean): void {
   faultsAllowed = allowed;
 }
 
+/**
+ * The task inside an `EncodedTask`, with the worker's data directory. Bytes that do not decode are the sender's
+ * problem, not this worker's data: `UpstreamError`; a task of another kind than its subject: `ValidationError`.
+ */
+function decodedTask(task: EncodedTask): DecodedTask {
+  let inner: DecodedTask;
+  try {
+    inner = decodeTaskData<DecodedTask>(task.payload);
+  } catch (err) {
+    if (err instanceof DatasetError) throw new UpstreamError(err.message, { cause: err });
+    throw err;
+  }
+  if (inner === null || typeof inner !== 'object' || inner.kind !== task.expect) {
+    throw new ValidationError(`A task on svc.task.${task.expect} does not hold a ${task.expect} task.`);
+  }
+  return task.dataDir === undefined ? inner : ({ ...inner, dataDir: task.dataDir } as DecodedTask);
+}
+
 async function run(task: ComputeTask): Promise<unknown> {
   switch (task.kind) {
+    case 'encoded':
+      return encodeTaskData(await run(decodedTask(task)));
     case 'stats': {
       const ds = await computeDataset(task.dataDir, task.request.dataset);
       const { sample, chunks } = planSample(ds, task.request);
@@ -43,6 +64,7 @@ async function run(task: ComputeTask): Promise<unknown> {
       const kernel = await loadStatsKernel();
       await accumulateSelections(ds, kernel, []);
       for (const records of task.records) kernel.mergeRecords(new Uint32Array(records));
+      for (const part of task.encodedParts ?? []) kernel.mergeRecords(new Uint32Array(decodeTaskData<ArrayBuffer>(part)));
       return kernel.finish(referenceOptions(ds));
     }
     case 'precompute-row': {

@@ -11,7 +11,8 @@ import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-node.
 import type { StatsComputation, StatsRequest } from '../../src/compute/compute-types.js';
 import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
 import type { PlannedCompute } from '../../src/compute/planned-compute.js';
-import { OutsideCoverageError } from '../../src/errors.js';
+import { encodeTaskData } from '../../src/compute/task-codec.js';
+import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 
@@ -93,5 +94,18 @@ describe('compute over NATS with two workers', () => {
     const clusterError = await cluster.surroundings({ ...far, lat: 51.5 }).catch((e: unknown) => e);
     expect(localError).toBeInstanceOf(OutsideCoverageError);
     expect(clusterError).toBeInstanceOf(OutsideCoverageError);
+  });
+
+  it('answers bytes that do not decode with UpstreamError, and a task of another kind than its subject with ValidationError', async () => {
+    const garbage = await queue.request('stats', new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9])).catch((e: unknown) => e);
+    expect(garbage).toBeInstanceOf(UpstreamError);
+    expect((garbage as Error).message).toMatch(/^A task message could not be decoded \(not a task message\)/);
+    const misfiled = encodeTaskData({ kind: 'surroundings', request: { dataset: 'brussels_extended', lat: 50.8467, lon: 4.3525 } });
+    const wrongKind = await queue.request('stats', misfiled).catch((e: unknown) => e);
+    expect(wrongKind).toBeInstanceOf(ValidationError);
+    expect((wrongKind as Error).message).toBe('A task on svc.task.stats does not hold a stats task.');
+    // Neither is handed back for another delivery: both workers stay free for the next task.
+    const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8467, lon: 4.3525 };
+    expect(timeless(await cluster.computeStats(request))).toEqual(timeless(await local.computeStats(request)));
   });
 });

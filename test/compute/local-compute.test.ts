@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
 import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
+import { decodeTaskData, encodeTaskData } from '../../src/compute/task-codec.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import { aggregateHours } from '../../src/stats/aggregate.js';
@@ -58,6 +59,25 @@ describe('local compute pool', () => {
     const split = await splitting.computeStats(request);
     expect(split.blocks).toEqual(whole.blocks);
     expect(split.n_cells).toBe(whole.n_cells);
+  });
+
+  it('runs a task given as encoded bytes, and finalizes parts given as encoded replies, with the same answer', async () => {
+    const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8462, lon: 4.3540, radius_m: 50 };
+    const ds = await computeDataset(dataDir, request.dataset);
+    const { chunks } = planSample(ds, request);
+    const halves = [chunks.slice(0, chunks.length >> 1), chunks.slice(chunks.length >> 1)];
+    const accumulate = (part: typeof chunks) => ({ kind: 'accumulate' as const, dataset: request.dataset, chunks: part });
+    // Encoded: without a data directory (the thread gets the pool's own), the reply as bytes.
+    const encodedParts = await Promise.all(halves.map((part) =>
+      compute.runTask<Uint8Array>({ kind: 'encoded', payload: encodeTaskData(accumulate(part)), expect: 'accumulate', dataDir })));
+    const records = await Promise.all(halves.map((part) => compute.runTask<ArrayBuffer>({ ...accumulate(part), dataDir })));
+    expect(encodedParts.map((bytes) => new Uint32Array(decodeTaskData<ArrayBuffer>(bytes)))).toEqual(records.map((r) => new Uint32Array(r)));
+    const fromRecords = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records });
+    const fromEncoded = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records: [], encodedParts });
+    const mixed = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records: [records[0]!], encodedParts: [encodedParts[1]!] });
+    expect(fromEncoded).toEqual(fromRecords);
+    expect(mixed).toEqual(fromRecords);
+    expect(fromRecords).toEqual((await compute.computeStats(request)).blocks);
   });
 
   it('omits blocks the dataset does not model', async () => {

@@ -44,8 +44,11 @@ function typeName(value: object): TypeName | undefined {
   return name in TYPES ? name : undefined;
 }
 
-/** Encodes `value` (JSON-compatible data with typed arrays and ArrayBuffers anywhere inside). */
-export function encodeTaskData(value: unknown): Uint8Array {
+/**
+ * Encodes `value` (JSON-compatible data with typed arrays and ArrayBuffers anywhere inside). `compress: false` sends
+ * a large body as it is: for values whose binary parts are compressed already (encoded results passed on).
+ */
+export function encodeTaskData(value: unknown, options: { readonly compress?: boolean } = {}): Uint8Array {
   const parts: Uint8Array[] = [];
   const types: [TypeName, number][] = [];
   const v = JSON.stringify(value, (_key, v: unknown) => {
@@ -76,7 +79,7 @@ export function encodeTaskData(value: unknown): Uint8Array {
   }
   let flags = 0;
   let payload: Uint8Array = body;
-  if (body.byteLength >= COMPRESS_ABOVE) {
+  if (options.compress !== false && body.byteLength >= COMPRESS_ABOVE) {
     const packed = zstdCompress(body, ZSTD_LEVEL);
     if (packed.byteLength < body.byteLength) {
       payload = packed;

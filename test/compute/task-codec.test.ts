@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_ABOVE, decodeTaskData, encodeTaskData } from '../../src/cluster/task-codec.js';
+import { COMPRESS_ABOVE, decodeTaskData, encodeTaskData } from '../../src/compute/task-codec.js';
 import { DatasetError } from '../../src/errors.js';
 
 describe('task payload encoding', () => {
@@ -51,6 +51,15 @@ describe('task payload encoding', () => {
     const bytes = encodeTaskData({ records: records.buffer });
     expect(records.byteLength).toBeGreaterThan(COMPRESS_ABOVE);
     expect(bytes.byteLength).toBeLessThan(1024 * 1024 / 4);
+    expect(new Uint32Array(decodeTaskData<{ records: ArrayBuffer }>(bytes).records)).toEqual(records);
+  });
+
+  it('sends a large body raw when told not to compress (parts compressed already), and decodes it exactly', () => {
+    const records = new Uint32Array(300_000);
+    for (let i = 0; i < records.length; i += 97) records[i] = i;
+    const bytes = encodeTaskData({ records: records.buffer }, { compress: false });
+    expect(bytes[4]).toBe(0);
+    expect(bytes.byteLength).toBeGreaterThan(records.byteLength);
     expect(new Uint32Array(decodeTaskData<{ records: ArrayBuffer }>(bytes).records)).toEqual(records);
   });
 
