@@ -11,13 +11,9 @@ import { ClusterLink } from '../src/cluster/nats-connection.js';
 import { statsCacheKey } from '../src/services/cache-keys.js';
 import { startBenchNats } from './loopback-nats.js';
 import type { BenchResult } from './registry.js';
+import { percentile } from './timing.js';
 
 const OPS = 2_000;
-
-function percentile(values: readonly number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-}
 
 async function timeEach(n: number, op: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
   const ms: number[] = [];

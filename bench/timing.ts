@@ -24,6 +24,12 @@ export function median(values: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** The value at fraction `p` (0–1) of a non-empty list, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+}
+
 /** Decimal megabytes per second. */
 export function mbPerSecond(bytes: number, ms: number): number {
   return bytes / 1e6 / (ms / 1e3);
