@@ -12,7 +12,7 @@ import { COMPUTE_TASK_KINDS } from './nats-compute.js';
 import type { TaskHandler } from './task-types.js';
 
 /** Kinds that read a dataset: they run over the worker's own data directory. */
-const DATA_KINDS: ReadonlySet<string> = new Set(['stats', 'accumulate', 'finalize', 'surroundings', 'precompute-row']);
+const DATA_KINDS: ReadonlySet<string> = new Set(['stats', 'accumulate', 'finalize', 'finalize-parts', 'surroundings', 'precompute-row']);
 
 /** Thrown for a compute thread that died: not a `ServiceError`, so the worker loop hands the task back. */
 export class ComputeThreadLost extends Error {}

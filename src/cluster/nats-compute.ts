@@ -1,17 +1,20 @@
 /**
  * The compute facade of a cluster node: the shared planning of compute/planned-compute.ts over the NATS work queue
  * instead of a local pool. Each compute task goes to `svc.task.<kind>` (kinds: the task's own `stats`, `accumulate`,
- * `finalize`, `surroundings`, `precompute-row`, `map-tile`, `map-range`) without its data directory — the worker that
- * runs it substitutes its own `--data` — and comes back as the same value a local thread returns. The node still reads
+ * `finalize`, `surroundings`, `precompute-row`, `map-tile`, `map-range`; a split query finalizes with `finalize-parts`)
+ * without its data directory — the worker that runs it substitutes its own `--data` — and comes back as the same value
+ * a local thread returns. The node still reads
  * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
  */
-import type { AccumulateTask, BlocksValue, ComputeTask, FinalizeTask } from '../compute/protocol.js';
+import type { AccumulateTask, BlocksValue, ComputeTask, FinalizePartsTask } from '../compute/protocol.js';
 import { plannedCompute, type PlannedCompute, type RunOptions, type TaskExecutor } from '../compute/planned-compute.js';
 import { decodeTaskData, encodeTaskData } from '../compute/task-codec.js';
 import type { TaskQueue } from './task-types.js';
 
 /** Compute task kinds that travel over NATS (the worker-side handlers are in compute-tasks.ts). */
-export const COMPUTE_TASK_KINDS = ['stats', 'accumulate', 'finalize', 'surroundings', 'precompute-row', 'map-tile', 'map-range'] as const;
+export const COMPUTE_TASK_KINDS = [
+  'stats', 'accumulate', 'finalize', 'finalize-parts', 'surroundings', 'precompute-row', 'map-tile', 'map-range',
+] as const;
 
 /** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */
 export const DEFAULT_CLUSTER_SPLIT = 4;
@@ -53,8 +56,8 @@ export function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?:
       // Each part's reply goes into the finalize task as it came: compressed by the worker's thread, decoded by the
       // finalizing worker's thread, never decoded and re-encoded here (about 2 ms per part of a year of hours).
       const encodedParts = await Promise.all(parts.map((task) => request(task.kind, encodeTaskData(withoutDataDir(task)), signal)));
-      const finalize: Omit<FinalizeTask, 'dataDir'> = { kind: 'finalize', dataset: parts[0]!.dataset, records: [], encodedParts };
-      return decodeTaskData<BlocksValue>(await request('finalize', encodeTaskData(finalize, { compress: false }), signal));
+      const finalize: Omit<FinalizePartsTask, 'dataDir'> = { kind: 'finalize-parts', dataset: parts[0]!.dataset, parts: encodedParts };
+      return decodeTaskData<BlocksValue>(await request(finalize.kind, encodeTaskData(finalize, { compress: false }), signal));
     },
     async close() {},
   };

@@ -95,12 +95,26 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       computing--;
       slotFreed();
     };
+    let heartbeat: NodeJS.Timeout | undefined;
+    let taskId: string;
+    let delivery: number;
+    let resultTo: string | undefined;
+    const h = natsHeaders();
     try {
-      const heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
-      const { taskId, deliveryCount: delivery } = context;
-      const resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
-      const h = natsHeaders();
+      ({ taskId, deliveryCount: delivery } = context);
+      resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
       h.set(DELIVERY_HEADER, String(delivery));
+      heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+    } catch (err) {
+      // A delivery this worker cannot read: stop the task, hand it back, keep the slot until the thread is free.
+      log.warn({ kind, err: (err as Error).message }, 'unreadable task delivery; handed back');
+      controller.abort(err);
+      await work.catch(() => {});
+      msg.nak();
+      release();
+      return;
+    }
+    try {
       let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
       try {
         // A handler that does not heed the signal is still let go of when the worker hands the task back.
@@ -110,14 +124,12 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
         outcome = { ok: true, bytes: await Promise.race([work, aborted]) };
       } catch (err) {
         if (controller.signal.aborted) {
-          clearInterval(heartbeat);
           msg.nak();
           return;
         }
         if (err instanceof ServiceError) {
           outcome = { ok: false, error: err };
         } else if (delivery < maxDeliver) {
-          clearInterval(heartbeat);
           log.warn({ task: taskId, kind, delivery, err: (err as Error).message }, 'task failed; handed back for another delivery');
           msg.nak();
           return;
@@ -141,11 +153,11 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
                 `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
             ) };
           }
+          if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
           h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
           const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
           const published = js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
           release();
-          if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
           await published;
         } catch (err) {
           // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
@@ -156,6 +168,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       msg.ack();
       completed++;
     } finally {
+      clearInterval(heartbeat);
       release();
     }
   }

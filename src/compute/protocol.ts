@@ -37,11 +37,18 @@ export interface FinalizeTask {
   readonly dataDir: string;
   readonly dataset: string;
   readonly records: readonly ArrayBuffer[];
-  /**
-   * More parts, each an `accumulate` reply as encoded bytes (task-codec.ts), decoded by the thread: how a cluster
-   * requester passes the parts on without decoding and re-encoding them.
-   */
-  readonly encodedParts?: readonly Uint8Array[];
+}
+
+/**
+ * `finalize` with each part as the `accumulate` reply's encoded bytes (task-codec.ts), decoded by the thread: how a
+ * cluster requester passes the parts on without decoding and encoding them again. A kind of its own, so a worker
+ * that does not know it hands the task back instead of finalizing nothing.
+ */
+export interface FinalizePartsTask {
+  readonly kind: 'finalize-parts';
+  readonly dataDir: string;
+  readonly dataset: string;
+  readonly parts: readonly Uint8Array[];
 }
 
 /** Point statistics of every outdoor cell of one chunk row (the whole-city precompute). */
@@ -97,7 +104,8 @@ export interface EncodedTask {
 
 /** Every task a compute thread accepts as a value. */
 export type DecodedTask =
-  | StatsTask | AccumulateTask | FinalizeTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask | FaultTask;
+  | StatsTask | AccumulateTask | FinalizeTask | FinalizePartsTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask
+  | FaultTask;
 
 /** Every task a compute thread accepts. */
 export type ComputeTask = DecodedTask | EncodedTask;

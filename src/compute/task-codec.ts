@@ -22,8 +22,8 @@ const VERSION = 1;
 const FLAG_ZSTD = 1;
 /**
  * zstd's fast level -3: accumulator records of a year (1.12 MB) compress to ~0.2 MB in ~1.3 ms and decompress in
- * ~0.5 ms; level 1 saves 13 % more bytes for twice the time, and a split query passes every part through a codec four
- * times (worker, requester, requester, worker), so speed wins (docs/cluster.md, Payloads).
+ * ~0.5 ms; level 1 saves 13 % more bytes for twice the time, and every part of a split query is compressed and
+ * decompressed on the query's critical path, so speed wins (docs/cluster.md, Payloads).
  */
 const ZSTD_LEVEL = -3;
 

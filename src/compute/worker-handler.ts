@@ -24,18 +24,22 @@ export function allowFaults(allowed: boolean): void {
   faultsAllowed = allowed;
 }
 
+/** Decodes bytes another process sent; bytes that do not decode are the sender's problem: `UpstreamError`. */
+function decodeSent<T>(bytes: Uint8Array): T {
+  try {
+    return decodeTaskData<T>(bytes);
+  } catch (err) {
+    if (err instanceof DatasetError) throw new UpstreamError(err.message, { cause: err });
+    throw err;
+  }
+}
+
 /**
  * The task inside an `EncodedTask`, with the worker's data directory. Bytes that do not decode are the sender's
  * problem, not this worker's data: `UpstreamError`; a task of another kind than its subject: `ValidationError`.
  */
 function decodedTask(task: EncodedTask): DecodedTask {
-  let inner: DecodedTask;
-  try {
-    inner = decodeTaskData<DecodedTask>(task.payload);
-  } catch (err) {
-    if (err instanceof DatasetError) throw new UpstreamError(err.message, { cause: err });
-    throw err;
-  }
+  const inner = decodeSent<DecodedTask>(task.payload);
   if (inner === null || typeof inner !== 'object' || inner.kind !== task.expect) {
     throw new ValidationError(`A task on svc.task.${task.expect} does not hold a ${task.expect} task.`);
   }
@@ -64,7 +68,13 @@ async function run(task: ComputeTask): Promise<unknown> {
       const kernel = await loadStatsKernel();
       await accumulateSelections(ds, kernel, []);
       for (const records of task.records) kernel.mergeRecords(new Uint32Array(records));
-      for (const part of task.encodedParts ?? []) kernel.mergeRecords(new Uint32Array(decodeTaskData<ArrayBuffer>(part)));
+      return kernel.finish(referenceOptions(ds));
+    }
+    case 'finalize-parts': {
+      const ds = await computeDataset(task.dataDir, task.dataset);
+      const kernel = await loadStatsKernel();
+      await accumulateSelections(ds, kernel, []);
+      for (const part of task.parts) kernel.mergeRecords(new Uint32Array(decodeSent<ArrayBuffer>(part)));
       return kernel.finish(referenceOptions(ds));
     }
     case 'precompute-row': {

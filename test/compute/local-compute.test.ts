@@ -61,7 +61,7 @@ describe('local compute pool', () => {
     expect(split.n_cells).toBe(whole.n_cells);
   });
 
-  it('runs a task given as encoded bytes, and finalizes parts given as encoded replies, with the same answer', async () => {
+  it('runs a task given as encoded bytes, and finalizes parts given as encoded replies (finalize-parts), with the same answer', async () => {
     const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8462, lon: 4.3540, radius_m: 50 };
     const ds = await computeDataset(dataDir, request.dataset);
     const { chunks } = planSample(ds, request);
@@ -73,11 +73,14 @@ describe('local compute pool', () => {
     const records = await Promise.all(halves.map((part) => compute.runTask<ArrayBuffer>({ ...accumulate(part), dataDir })));
     expect(encodedParts.map((bytes) => new Uint32Array(decodeTaskData<ArrayBuffer>(bytes)))).toEqual(records.map((r) => new Uint32Array(r)));
     const fromRecords = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records });
-    const fromEncoded = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records: [], encodedParts });
-    const mixed = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records: [records[0]!], encodedParts: [encodedParts[1]!] });
-    expect(fromEncoded).toEqual(fromRecords);
-    expect(mixed).toEqual(fromRecords);
+    const fromParts = await compute.runTask({ kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: encodedParts });
+    expect(fromParts).toEqual(fromRecords);
     expect(fromRecords).toEqual((await compute.computeStats(request)).blocks);
+    // A part that does not decode is the sender's problem, not this pool's data.
+    const broken = await compute.runTask({ kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: [new Uint8Array(9)] })
+      .catch((e: unknown) => e);
+    expect(broken).toBeInstanceOf(UpstreamError);
+    expect((broken as Error).message).toMatch(/^A task message could not be decoded/);
   });
 
   it('omits blocks the dataset does not model', async () => {
