@@ -63,18 +63,13 @@ async function run(task: ComputeTask): Promise<unknown> {
       await accumulateSelections(ds, kernel, task.chunks);
       return kernel.records().buffer;
     }
-    case 'finalize': {
-      const ds = await computeDataset(task.dataDir, task.dataset);
-      const kernel = await loadStatsKernel();
-      await accumulateSelections(ds, kernel, []);
-      for (const records of task.records) kernel.mergeRecords(new Uint32Array(records));
-      return kernel.finish(referenceOptions(ds));
-    }
+    case 'finalize':
     case 'finalize-parts': {
       const ds = await computeDataset(task.dataDir, task.dataset);
       const kernel = await loadStatsKernel();
       await accumulateSelections(ds, kernel, []);
-      for (const part of task.parts) kernel.mergeRecords(new Uint32Array(decodeSent<ArrayBuffer>(part)));
+      const parts = task.kind === 'finalize' ? task.records : task.parts.map((part) => decodeSent<ArrayBuffer>(part));
+      for (const records of parts) kernel.mergeRecords(new Uint32Array(records));
       return kernel.finish(referenceOptions(ds));
     }
     case 'precompute-row': {

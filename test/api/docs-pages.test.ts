@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../src/api/reference/openapi-types.js';
 import { operations } from '../../src/api/reference/openapi-types.js';
 import { PROBLEM_CODES } from '../../src/api/problems.js';
-import { ManualClock } from '../services/support/manual-clock.js';
-import { LIVE_T0, liveHarness, type LiveHarness } from './live-harness.js';
+import { openApiHarness, type LiveHarness } from './live-harness.js';
 
 let h: LiveHarness;
 let doc: OpenApiDocument;
@@ -17,9 +16,8 @@ let errors: string;
 let css: string;
 
 beforeAll(async () => {
-  // Every endpoint, live ones included; the model service is never asked (port 9 discards).
-  h = await liveHarness('http://127.0.0.1:9', new ManualClock(LIVE_T0));
-  doc = (await h.app.inject({ url: '/v1/openapi.json' })).json();
+  // Every endpoint, live ones included.
+  ({ h, doc } = await openApiHarness());
   const page = await h.app.inject({ url: '/docs' });
   expect(page.statusCode).toBe(200);
   expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -5,6 +5,7 @@
  * exactly when the test advances time; retry back-off waits fire at once. Map tiles are drawn in the test's thread and
  * URLs signed with TEST_TILE_SECRET.
  */
+import type { OpenApiDocument } from '../../src/api/reference/openapi-types.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/api/app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.js';
@@ -124,4 +125,10 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
       db.close();
     },
   };
+}
+
+/** A harness whose model service is never asked (port 9 discards), and the OpenAPI document it publishes. */
+export async function openApiHarness(): Promise<{ h: LiveHarness; doc: OpenApiDocument }> {
+  const h = await liveHarness('http://127.0.0.1:9', new ManualClock(LIVE_T0));
+  return { h, doc: (await h.app.inject({ url: '/v1/openapi.json' })).json<OpenApiDocument>() };
 }

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
 import { ENV_VARS } from '../../src/config.js';
 import { DISTANCE_DECIMALS } from '../../src/sampling/sampling.js';
-import { LIVE_T0, liveHarness, type LiveHarness } from '../api/live-harness.js';
-import { ManualClock } from '../services/support/manual-clock.js';
+import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -73,8 +72,7 @@ describe('docs/api.md', () => {
   let h: LiveHarness;
   let doc: OpenApiDocument;
   beforeAll(async () => {
-    h = await liveHarness('http://127.0.0.1:9', new ManualClock(LIVE_T0));
-    doc = (await h.app.inject({ url: '/v1/openapi.json' })).json();
+    ({ h, doc } = await openApiHarness());
   });
   afterAll(async () => h.close());
 

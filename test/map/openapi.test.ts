@@ -6,14 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '../../src/api/problems.js';
 import type { OpenApiDocument, OpenApiOperation } from '../../src/api/reference/openapi-types.js';
-import { LIVE_T0, liveHarness, type LiveHarness } from '../api/live-harness.js';
-import { ManualClock } from '../services/support/manual-clock.js';
+import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 
 let h: LiveHarness;
 let doc: OpenApiDocument;
 beforeAll(async () => {
-  h = await liveHarness('http://127.0.0.1:9', new ManualClock(LIVE_T0));
-  doc = (await h.app.inject({ url: '/v1/openapi.json' })).json();
+  ({ h, doc } = await openApiHarness());
 });
 afterAll(async () => h.close());
 
