@@ -30,3 +30,43 @@ export function unshuffle_i16(src: usize, dst: usize, n: i32): void {
     store<u16>(dst + (<usize>i << 1), <u16>load<u8>(src + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));
   }
 }
+
+/**
+ * `unshuffle_i16` followed by the decode direction of numcodecs' `delta` filter for int16 (which the encoder applied
+ * before shuffling): every value is the running sum of the interleaved differences, wrapping at 16 bits as numpy's
+ * int16 `cumsum` does. SIMD: a prefix sum within each vector in three shifted adds, plus the running total broadcast.
+ */
+export function unshuffle_delta_i16(src: usize, dst: usize, n: i32): void {
+  let i: i32 = 0;
+  const hi = src + <usize>n;
+  let total: i16 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const zero = i16x8.splat(0);
+    let carry = zero;
+    const end = n & ~15;
+    for (; i < end; i += 16) {
+      const l = v128.load(src + <usize>i);
+      const h = v128.load(hi + <usize>i);
+      const out = dst + (<usize>i << 1);
+      let a = i8x16.shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      a = i16x8.add(a, i8x16.shuffle(zero, a, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+      a = i16x8.add(a, i8x16.shuffle(zero, a, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+      a = i16x8.add(a, i8x16.shuffle(zero, a, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23));
+      a = i16x8.add(a, carry);
+      carry = i8x16.shuffle(a, a, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15);
+      v128.store(out, a);
+      let b = i8x16.shuffle(l, h, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      b = i16x8.add(b, i8x16.shuffle(zero, b, 0, 1, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+      b = i16x8.add(b, i8x16.shuffle(zero, b, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+      b = i16x8.add(b, i8x16.shuffle(zero, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23));
+      b = i16x8.add(b, carry);
+      carry = i8x16.shuffle(b, b, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15);
+      v128.store(out, b, 16);
+    }
+    total = i16x8.extract_lane_s(carry, 0);
+  }
+  for (; i < n; i++) {
+    total = <i16>(total + <i16>(<u16>load<u8>(src + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8)));
+    store<i16>(dst + (<usize>i << 1), total);
+  }
+}

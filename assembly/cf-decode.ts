@@ -4,7 +4,7 @@
 // (both 4-byte aligned, non-overlapping); bounds are checked once on the JavaScript side (src/store/cf-decode.ts).
 // The arithmetic is float32 (multiply, then add), so results match a float32 reference bit for bit.
 
-export { unshuffle_i16 } from './_unshuffle';
+export { unshuffle_i16, unshuffle_delta_i16 } from './_unshuffle';
 
 /** First free byte after the module's static data; the JavaScript side lays its buffers out from here. */
 export function heap_base(): usize {

@@ -11,7 +11,7 @@ import { finishCells } from './_cells_finish';
 import { scanChunk } from './_cells_scan';
 import { layoutSignature, METRIC_AIR, METRIC_THERMAL, METRIC_WIND } from './_layout';
 // Stored chunks are byte-shuffled int16: the compute thread decompresses into this module's memory and unshuffles here.
-export { unshuffle_i16 } from './_unshuffle';
+export { unshuffle_i16, unshuffle_delta_i16 } from './_unshuffle';
 
 /** First free byte after the module's static data; the JavaScript side lays its regions out from here. */
 export function heap_base(): usize {

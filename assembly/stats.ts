@@ -5,7 +5,7 @@
 import { accumulateChunk, mergeRecords, remapFill } from './_accumulate';
 // Stored chunks are byte-shuffled int16: compute threads decompress into this module's memory and unshuffle here,
 // straight into the chunk regions phase A reads (no copies through JavaScript buffers).
-export { unshuffle_i16 } from './_unshuffle';
+export { unshuffle_i16, unshuffle_delta_i16 } from './_unshuffle';
 import { finalizeAir } from './_air';
 import { layoutSignature, METRIC_AIR, METRIC_THERMAL, METRIC_WIND, R_AIR, R_THERMAL, R_WIND } from './_layout';
 import { finalizeThermal } from './_thermal';

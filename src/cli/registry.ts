@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { dataAggregateCommand } from './commands/data-aggregate.js';
 import { dataGenerateCommand } from './commands/data-generate.js';
 import { dataVerifyCommand } from './commands/data-verify.js';
 import { demoCommand } from './commands/demo.js';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   dataGenerateCommand,
   importGeotiffCommand,
   dataVerifyCommand,
+  dataAggregateCommand,
   keysCreateCommand,
   keysListCommand,
   keysUpdateCommand,

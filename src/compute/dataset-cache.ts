@@ -8,10 +8,12 @@ import { NATIONWIDE } from '../cities/catalog.js';
 import { DamagedDataError, ValidationError } from '../errors.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
 import { buildCalendar, type Calendar } from '../stats/calendar.js';
-import { isShuffledZstd16 } from '../store/codecs.js';
+import type { AggregateSection } from '../store/aggregate-files.js';
+import { directChunkCodec, type DirectChunkCodec } from '../store/codecs.js';
 import { locationJoin, readLocationText } from '../store/data-location.js';
 import { isDatasetId, type DatasetReader, type HourlyField } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
+import { readerEncodings, recordsDigest } from './aggregate-records.js';
 
 
 /** City references computed by the whole-city precompute (absent until it ran). */
@@ -33,16 +35,23 @@ export interface ComputeDataset {
   readonly references: CityReferences;
   /** Content version plus the references' version: what cached results depend on. */
   readonly version: string;
-  /** Fields stored with the default codecs (shuffle + zstd): decoded straight into kernel memory. */
-  readonly directFields: ReadonlySet<HourlyField>;
+  /** Fields whose chunks decode straight into kernel memory, by their direct path (store/codecs.ts). */
+  readonly directFields: ReadonlyMap<HourlyField, DirectChunkCodec>;
+  /**
+   * The stored aggregates samples can merge instead of decoding whole chunks: undefined when the store has none, or
+   * when they were accumulated with another record layout or other thresholds than this kernel's (then every chunk
+   * is decoded, and `staleAggregates` says why).
+   */
+  readonly aggregates: AggregateSection | undefined;
+  readonly staleAggregates?: string;
 }
 
 /** The fields whose chunks are one shuffled-int16 zstd frame (as each array's consolidated `.zarray` says). */
-function directDecodableFields(reader: DatasetReader): Set<HourlyField> {
-  const direct = new Set<HourlyField>();
+function directDecodableFields(reader: DatasetReader): Map<HourlyField, DirectChunkCodec> {
+  const direct = new Map<HourlyField, DirectChunkCodec>();
   for (const field of reader.fields) {
-    const { filters, compressor } = reader.codecs(field);
-    if (filters?.length === 1 && isShuffledZstd16(filters[0], compressor, 2)) direct.add(field);
+    const codec = directChunkCodec(reader.codecs(field));
+    if (codec) direct.set(field, codec);
   }
   return direct;
 }
@@ -109,13 +118,39 @@ async function open(dataDir: string, id: string): Promise<ComputeDataset> {
     ? `+r${createHash('sha256').update(JSON.stringify(references)).digest('hex').slice(0, 8)}`
     : '';
   const directFields = directDecodableFields(reader);
+  const stored = reader.aggregates;
+  const usable = stored !== undefined && stored.records === recordsDigest(reader.fields, readerEncodings(reader));
   return {
     id, reader, outdoor, calendar, references, directFields, nationwide: id === NATIONWIDE.dataset,
     version: `${reader.attrs.content_version}${refVersion}`,
+    aggregates: usable ? stored : undefined,
+    ...(stored && !usable ? {
+      staleAggregates: `Dataset '${id}': its stored aggregates were accumulated with other thresholds or another record `
+        + `layout (${stored.records}); queries decode every chunk until 'svc data aggregate' rewrites them.`,
+    } : {}),
   };
 }
 
 const cache = new Map<string, Promise<ComputeDataset>>();
+
+/**
+ * The dataset as `computeDataset` gives it, reopened once when its stored aggregates are not of `generation` (the
+ * requester's view is newer: `svc data aggregate` ran since this thread opened it). It may still differ afterwards;
+ * the caller then decodes the planned blocks' chunks instead (kernel-run.ts).
+ */
+export async function datasetWithGeneration(dataDir: string, id: string, generation: string | undefined): Promise<ComputeDataset> {
+  const ds = await computeDataset(dataDir, id);
+  const key = `${dataDir}\u0000${id}\u0000${generation}`;
+  if (generation === undefined || ds.aggregates?.generation === generation || reopenedFor.has(key)) return ds;
+  // Once per requested generation: a requester with an older view than this thread's would otherwise reopen it
+  // on every task.
+  reopenedFor.add(key);
+  cache.delete(`${dataDir}\u0000${id}`);
+  return computeDataset(dataDir, id);
+}
+
+/** Generations a dataset was reopened for (`datasetWithGeneration`). */
+const reopenedFor = new Set<string>();
 
 /** The dataset `id` under `dataDir`, opened once per thread; a failed open is not cached. */
 export function computeDataset(dataDir: string, id: string): Promise<ComputeDataset> {

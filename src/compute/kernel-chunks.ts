@@ -7,6 +7,7 @@
 import { POLLUTANTS } from '../classification/belaqi.js';
 import { DatasetError, ValidationError } from '../errors.js';
 import { zstdDecompressInto } from '../store/codec-zstd.js';
+import type { DirectChunkCodec } from '../store/codecs.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
 import { METRIC } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
@@ -18,6 +19,7 @@ export interface ChunkExports {
   readonly memory: KernelMemory;
   remap_fill(ptr: number, hours: number, cells: number, maskU8: number, fill: number): number;
   unshuffle_i16(src: number, dst: number, n: number): void;
+  unshuffle_delta_i16(src: number, dst: number, n: number): void;
 }
 
 /** The chunk regions of either kernel's layout (byte offsets; 0 = not used). */
@@ -89,13 +91,14 @@ export function shapeChunkRegions<Regions extends ChunkRegions>(
 }
 
 /**
- * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes (the datasets'
- * default codecs) — into the field's chunk buffer, whose view of `bytes` bytes the caller has just taken: zstd writes
- * scratch memory above every region, the kernel's unshuffle writes the chunk region. Throws `DatasetError` when the
- * frame does not decode to that many bytes.
+ * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes, after the delta
+ * filter for `delta-shuffle` (store/codecs.ts, `directChunkCodec`) — into the field's chunk buffer, whose view of
+ * `bytes` bytes the caller has just taken: zstd writes scratch memory above every region, the kernel's unshuffle (and
+ * running sum) writes the chunk region. Throws `DatasetError` when the frame does not decode to that many bytes.
  */
 export function loadShuffledChunk(
   x: ChunkExports, c: ChunkComputation<ChunkRegions>, field: HourlyField, bytes: number, frame: Uint8Array,
+  codec: DirectChunkCodec,
 ): void {
   const src = c.regions.end;
   ensureMemory(x.memory, src + bytes);
@@ -104,7 +107,8 @@ export function loadShuffledChunk(
   } catch (cause) {
     throw new DatasetError(`A stored ${field} chunk is corrupt or truncated (${(cause as Error).message}).`, { cause });
   }
-  x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
+  if (codec === 'delta-shuffle') x.unshuffle_delta_i16(src, c.regions.chunks[field], bytes / 2);
+  else x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
 }
 
 /**

@@ -1,28 +1,68 @@
 /**
- * Running the statistics kernel over chunk selections of a dataset, in a compute thread. Each chunk of every field is
- * read once, whole, and checked against the chunk manifest (size and CRC-32). Fields stored with the default codecs
- * are read with one blocking file read (a compute thread has nothing else to do meanwhile) and decoded straight into
- * the kernel's memory; others go through the dataset reader.
+ * Running the kernels over a dataset's stored files, in a compute thread. A computation's reads are known before it
+ * starts, so they are issued ahead (`READ_AHEAD` in flight, through libuv's thread pool): while the thread decodes one
+ * chunk, the next ones come off the disk. Each file is read once, whole, and checked against the chunk manifest (size
+ * and CRC-32); fields with a direct decode path (store/codecs.ts) are decoded straight into the kernel's memory,
+ * others go through the dataset reader. Stored aggregates (aggregate-records.ts) are merged before the chunks.
  */
 import { DamagedDataError, DatasetError } from '../errors.js';
+import { aggregateKey, blockChunks, type AggregateRef } from '../store/aggregate-files.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { hourlyChunkKey } from '../store/zarr-metadata.js';
+import { mergeAggregate } from './aggregate-records.js';
 import type { ComputeDataset } from './dataset-cache.js';
-import type { ChunkSelection } from './protocol.js';
+import type { ChunkSelection, PlannedAggregates } from './protocol.js';
 import type { StatsKernel } from './stats-kernel.js';
 
 /** What a chunk is loaded into: the statistics kernel or the precompute kernel. */
 export type ChunkSink = Pick<StatsKernel, 'chunkView' | 'loadShuffledChunk'>;
+
+/**
+ * Stored files kept in flight ahead of the one being decoded. Truly cold, several reads in flight keep the disk busy
+ * (docs/benchmarks.md, queries); from the page cache they cost little more than blocking reads.
+ */
+export const READ_AHEAD = 8;
 
 /** The CF encodings of every field of a dataset. */
 export function datasetEncodings(ds: ComputeDataset): Partial<Record<HourlyField, CfEncoding>> {
   return Object.fromEntries(ds.reader.fields.map((f) => [f, ds.reader.encoding(f)]));
 }
 
+/** Hands out the stored files of `keys` in order, keeping up to `window` reads in flight. */
+export type FrameSource = () => Promise<Uint8Array>;
+
+/** Reads `keys` of `ds` ahead, in order; a failed read surfaces when its file is taken. */
+export function readAhead(ds: ComputeDataset, keys: readonly string[], window = READ_AHEAD): FrameSource {
+  const pending: (Promise<Uint8Array> | undefined)[] = [];
+  let issued = 0;
+  let taken = 0;
+  const issue = () => {
+    for (; issued < keys.length && issued < taken + window; issued++) {
+      const read = ds.reader.readStored(keys[issued], { concurrent: true });
+      read.catch(() => undefined); // rethrown to whoever takes it
+      pending.push(read);
+    }
+  };
+  return () => {
+    issue();
+    if (taken >= keys.length) return Promise.reject(new Error('Read past the files planned for this computation.'));
+    const read = pending[taken]!;
+    pending[taken++] = undefined;
+    issue();
+    return read;
+  };
+}
+
+/** The keys `loadChunk` takes from a frame source for `selections`, in order: each chunk's direct fields. */
+export function chunkKeys(ds: ComputeDataset, selections: readonly ChunkSelection[]): string[] {
+  const fields = ds.reader.fields.filter((f) => ds.directFields.has(f));
+  return selections.flatMap((sel) => fields.map((f) => hourlyChunkKey(f, sel.chunkRow, sel.chunkCol)));
+}
+
 /** Decodes a verified stored frame into the kernel; a frame that does not decode is damage of that chunk. */
 function loadFrame(ds: ComputeDataset, kernel: ChunkSink, field: HourlyField, sel: ChunkSelection, frame: Uint8Array): void {
   try {
-    kernel.loadShuffledChunk(field, sel.mask.length, frame);
+    kernel.loadShuffledChunk(field, sel.mask.length, frame, ds.directFields.get(field));
   } catch (cause) {
     if (!(cause instanceof DatasetError)) throw cause;
     const key = hourlyChunkKey(field, sel.chunkRow, sel.chunkCol);
@@ -32,11 +72,15 @@ function loadFrame(ds: ComputeDataset, kernel: ChunkSink, field: HourlyField, se
   }
 }
 
-/** Loads every field of one chunk (of `sel.mask.length` cells) into the kernel's chunk views. */
-export async function loadChunk(ds: ComputeDataset, kernel: ChunkSink, sel: ChunkSelection): Promise<void> {
+/**
+ * Loads every field of one chunk (of `sel.mask.length` cells) into the kernel's chunk views; direct fields come from
+ * `frames` (planned with `chunkKeys`) when given, else are read here.
+ */
+export async function loadChunk(ds: ComputeDataset, kernel: ChunkSink, sel: ChunkSelection, frames?: FrameSource): Promise<void> {
   for (const field of ds.reader.fields) {
     if (ds.directFields.has(field)) {
-      loadFrame(ds, kernel, field, sel, await ds.reader.readStoredChunk(field, sel.chunkRow, sel.chunkCol));
+      const frame = frames ? await frames() : await ds.reader.readStoredChunk(field, sel.chunkRow, sel.chunkCol);
+      loadFrame(ds, kernel, field, sel, frame);
     } else {
       const data = await ds.reader.readChunk(field, sel.chunkRow, sel.chunkCol);
       kernel.chunkView(field, sel.mask.length).set(data);
@@ -44,17 +88,56 @@ export async function loadChunk(ds: ComputeDataset, kernel: ChunkSink, sel: Chun
   }
 }
 
-/** Starts a kernel computation for `ds` and accumulates every selection into it. */
+/** What one computation reads: aggregates to merge and chunks to decode. */
+export interface ComputationReads {
+  readonly aggregates?: PlannedAggregates;
+  readonly chunks: readonly ChunkSelection[];
+}
+
+/**
+ * The chunk selections that stand for whole blocks: every chunk of each block with outdoor cells, all of them taken
+ * (with `includeEmpty`, chunks without outdoor cells too, with an empty mask).
+ */
+export function blockSelections(ds: ComputeDataset, refs: readonly AggregateRef[], includeEmpty = false): ChunkSelection[] {
+  const { grid, chunk } = ds.reader;
+  const out: ChunkSelection[] = [];
+  for (const ref of refs) {
+    for (const [chunkRow, chunkCol] of blockChunks(ds.reader, ref)) {
+      const mask = new Uint8Array(chunk.rows * chunk.cols);
+      let any = 0;
+      for (let r = 0; r < chunk.rows && chunkRow * chunk.rows + r < grid.ny; r++) {
+        for (let c = 0; c < chunk.cols && chunkCol * chunk.cols + c < grid.nx; c++) {
+          any |= mask[r * chunk.cols + c] = ds.outdoor[(chunkRow * chunk.rows + r) * grid.nx + chunkCol * chunk.cols + c];
+        }
+      }
+      if (any || includeEmpty) out.push({ chunkRow, chunkCol, mask });
+    }
+  }
+  return out;
+}
+
+/**
+ * Starts a kernel computation for `ds`, merges the planned aggregates and accumulates every chunk selection. Aggregates
+ * of a generation `ds` does not list (a requester whose view of the store differs) are decoded chunk by chunk instead.
+ */
 export async function accumulateSelections(
-  ds: ComputeDataset,
-  kernel: StatsKernel,
-  selections: readonly ChunkSelection[],
-  signal?: AbortSignal,
+  ds: ComputeDataset, kernel: StatsKernel, reads: ComputationReads, signal?: AbortSignal,
 ): Promise<void> {
   kernel.begin(ds.reader.hours, ds.reader.fields, datasetEncodings(ds), ds.calendar);
-  for (const sel of selections) {
+  const planned = reads.aggregates;
+  const section = ds.aggregates;
+  const usable = planned !== undefined && section?.generation === planned.generation;
+  const aggregates = usable ? planned.refs : [];
+  const chunks = planned && !usable ? [...blockSelections(ds, planned.refs), ...reads.chunks] : reads.chunks;
+  const keys = [...aggregates.map((ref) => aggregateKey(section!.generation, ref)), ...chunkKeys(ds, chunks)];
+  const frames = readAhead(ds, keys);
+  for (const ref of aggregates) {
     signal?.throwIfAborted();
-    await loadChunk(ds, kernel, sel);
+    await mergeAggregate(ds.reader, section!, kernel, ref, await frames());
+  }
+  for (const sel of chunks) {
+    signal?.throwIfAborted();
+    await loadChunk(ds, kernel, sel, frames);
     kernel.addChunkViews(sel.mask);
   }
 }

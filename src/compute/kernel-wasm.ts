@@ -32,6 +32,7 @@ export interface StatsExports {
   remap_fill(ptr: number, hours: number, cells: number, maskU8: number, fill: number): number;
   merge_records(acc: number, src: number, hours: number): void;
   unshuffle_i16(src: number, dst: number, n: number): void;
+  unshuffle_delta_i16(src: number, dst: number, n: number): void;
   finalize(
     metrics: number, hours: number, days: number, acc: number, month: number, season: number, isDay: number,
     dayIndex: number, nightIndex: number, params: number, scratch: number, results: number,

@@ -22,6 +22,8 @@ export interface LocalComputeOptions {
   readonly threads?: number;
   /** Queries spanning at least this many chunks are split across threads (default SPLIT_MIN_CHUNKS). */
   readonly splitMinChunks?: number;
+  /** Merge stored aggregates where they cover a sample (default true; false: the naive path, for comparison). */
+  readonly aggregates?: boolean;
   /** Accept fault-injection tasks (tests of crash handling only). */
   readonly allowFaultInjection?: boolean;
 }
@@ -70,5 +72,5 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
 export async function createLocalCompute(options: LocalComputeOptions): Promise<LocalCompute> {
   const executor = createPoolExecutor(options.threads ?? availableParallelism(), { allowFaultInjection: options.allowFaultInjection });
   const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
-  return plannedCompute(executor, { dataDir, splitMinChunks: options.splitMinChunks });
+  return plannedCompute(executor, { dataDir, splitMinChunks: options.splitMinChunks, aggregates: options.aggregates });
 }

@@ -6,7 +6,8 @@
  * the same worker code (worker-handler.ts), so their answers are identical by construction.
  */
 import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
-import { computeDataset } from './dataset-cache.js';
+import { computeDataset, type ComputeDataset } from './dataset-cache.js';
+import type { AggregateRef } from '../store/aggregate-files.js';
 import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
 
@@ -48,13 +49,39 @@ export interface PlannedComputeOptions {
   readonly dataDir: string;
   /** Queries spanning at least this many chunks are split (default SPLIT_MIN_CHUNKS, at least 2). */
   readonly splitMinChunks?: number;
+  /**
+   * Merge stored aggregates where they cover whole blocks of a sample (default true). false decodes every chunk the
+   * sample touches: the naive path the query benchmark compares with; answers are identical either way.
+   */
+  readonly aggregates?: boolean;
 }
 
-/** Splits `items` into at most `parts` contiguous, nearly equal slices. */
-export function splitEvenly<T>(items: readonly T[], parts: number): T[][] {
-  const out: T[][] = [];
-  const size = Math.ceil(items.length / parts);
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+/** The reads of one part of a split query. */
+export interface SplitPart {
+  readonly chunks: ChunkSelection[];
+  readonly aggregates: AggregateRef[];
+}
+
+/**
+ * Splits a sample's reads into at most `parts` parts of nearly equal work, keeping chunk order: a chunk decodes every
+ * one of `fields` fields, an aggregate decodes one record set, about as much as one field's chunk.
+ */
+export function splitReads(chunks: readonly ChunkSelection[], aggregates: readonly AggregateRef[], parts: number, fields: number): SplitPart[] {
+  const items = [...aggregates.map((a) => ({ a, w: 1 })), ...chunks.map((c) => ({ c, w: fields }))];
+  const total = items.reduce((n, i) => n + i.w, 0);
+  const out: SplitPart[] = [];
+  let part: SplitPart = { chunks: [], aggregates: [] };
+  let done = 0;
+  for (const item of items) {
+    if ('a' in item) part.aggregates.push(item.a!);
+    else part.chunks.push(item.c!);
+    done += item.w;
+    if (done >= (total * (out.length + 1)) / parts && out.length < parts - 1) {
+      out.push(part);
+      part = { chunks: [], aggregates: [] };
+    }
+  }
+  if (part.chunks.length + part.aggregates.length > 0) out.push(part);
   return out;
 }
 
@@ -63,11 +90,16 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
   const { dataDir } = options;
   const splitMin = Math.max(2, options.splitMinChunks ?? SPLIT_MIN_CHUNKS);
   const parts = executor.parallelism;
+  const useAggregates = options.aggregates !== false;
   const run = <T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions) => executor.run<T>(task, signal, options);
 
-  async function splitStats(request: StatsRequest, chunks: ChunkSelection[], signal?: AbortSignal): Promise<BlocksValue> {
-    const tasks = splitEvenly(chunks, parts).map(
-      (part): AccumulateTask => ({ kind: 'accumulate', dataDir, dataset: request.dataset, chunks: part }),
+  async function splitStats(request: StatsRequest, reads: SplitPart, ds: ComputeDataset, signal?: AbortSignal): Promise<BlocksValue> {
+    const generation = ds.aggregates?.generation ?? '';
+    const tasks = splitReads(reads.chunks, reads.aggregates, parts, ds.reader.fields.length).map(
+      (part): AccumulateTask => ({
+        kind: 'accumulate', dataDir, dataset: request.dataset, chunks: part.chunks,
+        ...(part.aggregates.length > 0 ? { aggregates: { generation, refs: part.aggregates } } : {}),
+      }),
     );
     if (executor.runSplit) return executor.runSplit(tasks, signal);
     const records = await Promise.all(tasks.map((task) => run<ArrayBuffer>(task, signal)));
@@ -79,11 +111,11 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
     runTask: run,
     async computeStats(request, signal) {
       const ds = await computeDataset(dataDir, request.dataset);
-      const { sample, chunks } = planSample(ds, request);
-      if (parts === 1 || chunks.length < splitMin) {
-        return run<StatsComputation>({ kind: 'stats', dataDir, request }, signal);
+      const { sample, chunks, aggregates } = planSample(ds, request, { aggregates: useAggregates });
+      if (parts === 1 || chunks.length + aggregates.length < splitMin) {
+        return run<StatsComputation>({ kind: 'stats', dataDir, request, ...(useAggregates ? {} : { aggregates: false }) }, signal);
       }
-      return computationOf(ds, sample, await splitStats(request, chunks, signal));
+      return computationOf(ds, sample, await splitStats(request, { chunks, aggregates }, ds, signal));
     },
     surroundings(request, signal) {
       return run<SurroundingsGrid>({ kind: 'surroundings', dataDir, request }, signal);

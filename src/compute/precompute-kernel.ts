@@ -8,6 +8,7 @@
  */
 import { ValidationError } from '../errors.js';
 import type { Calendar } from '../stats/calendar.js';
+import type { DirectChunkCodec } from '../store/codecs.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
 import { checkKernelCalendar } from './kernel-calendar.js';
 import {
@@ -120,13 +121,14 @@ export class PrecomputeKernel {
   }
 
   /**
-   * Decodes a stored chunk of `field` (one zstd frame of byte-shuffled int16, the datasets' default codecs) straight
-   * into its chunk view: zstd writes scratch memory above every region, the unshuffle kernel writes the chunk region.
+   * Decodes a stored chunk of `field` (one zstd frame of byte-shuffled int16, after the delta filter for
+   * `delta-shuffle`) straight into its chunk view: zstd writes scratch memory above every region, the unshuffle kernel
+   * (with the running sum) writes the chunk region.
    * Throws `DatasetError` when the frame does not decode to hours × cells values.
    */
-  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
+  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array, codec: DirectChunkCodec = 'shuffle'): void {
     const bytes = this.chunkView(field, cells).byteLength;
-    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame);
+    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame, codec);
   }
 
   /**

@@ -6,11 +6,11 @@
  * (precompute-row-per-cell.ts), bit for bit.
  */
 import type { ComputeDataset } from './dataset-cache.js';
-import { datasetEncodings, loadChunk } from './kernel-run.js';
+import { chunkKeys, datasetEncodings, loadChunk, readAhead } from './kernel-run.js';
 import { CR } from './precompute-layout.js';
 import type { PrecomputeKernel } from './precompute-kernel.js';
 import { emptyGrids, publishCell } from './precompute-publish.js';
-import type { PrecomputeRowValue } from './protocol.js';
+import type { ChunkSelection, PrecomputeRowValue } from './protocol.js';
 
 export { PRECOMPUTE_GRIDS, type PrecomputeGrid } from './precompute-publish.js';
 
@@ -22,13 +22,12 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
   const rows = Math.min(chunk.rows, grid.ny - row0);
   const grids = emptyGrids(rows * grid.nx);
   kernel.begin(hours, fields, datasetEncodings(ds), ds.calendar);
-  const mask = new Uint8Array(chunk.rows * chunk.cols);
-  let cellsComputed = 0;
+  const selections: ChunkSelection[] = [];
   const chunkCols = Math.ceil(grid.nx / chunk.cols);
   for (let chunkCol = 0; chunkCol < chunkCols; chunkCol++) {
     const col0 = chunkCol * chunk.cols;
     const cols = Math.min(chunk.cols, grid.nx - col0);
-    mask.fill(0);
+    const mask = new Uint8Array(chunk.rows * chunk.cols);
     let selected = 0;
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
@@ -37,8 +36,15 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
         selected++;
       }
     }
-    if (selected === 0) continue;
-    await loadChunk(ds, kernel, { chunkRow, chunkCol, mask });
+    if (selected > 0) selections.push({ chunkRow, chunkCol, mask });
+  }
+  const frames = readAhead(ds, chunkKeys(ds, selections));
+  let cellsComputed = 0;
+  for (const sel of selections) {
+    const { chunkCol, mask } = sel;
+    const col0 = chunkCol * chunk.cols;
+    const cols = Math.min(chunk.cols, grid.nx - col0);
+    await loadChunk(ds, kernel, sel, frames);
     const results = kernel.run(mask);
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
@@ -46,7 +52,7 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
         if (mask[cell] === 1) publishCell(results, cell * CR.COUNT, grids, r * grid.nx + col0 + c);
       }
     }
-    cellsComputed += selected;
+    cellsComputed += mask.reduce((n, m) => n + m, 0);
   }
   return { chunkRow, row0, rows, grids, cellsComputed };
 }

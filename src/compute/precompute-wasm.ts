@@ -15,6 +15,7 @@ export interface PrecomputeExports {
   state_bytes(cells: number): number;
   remap_fill(ptr: number, hours: number, cells: number, maskU8: number, fill: number): number;
   unshuffle_i16(src: number, dst: number, n: number): void;
+  unshuffle_delta_i16(src: number, dst: number, n: number): void;
   precompute_cells(
     hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
     utci: number, bucket: number, maskU8: number, thresholds: number, params: number, state: number, results: number,

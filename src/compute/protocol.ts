@@ -5,7 +5,9 @@
  * slices as views of SharedArrayBuffers, which threads share instead of copying.
  */
 import type { SerializedError } from '../errors.js';
+import type { AggregateRef } from '../store/aggregate-files.js';
 import type { TileJob } from '../map/tile-render.js';
+import type { AggregateBlockTask } from './aggregate-block.js';
 import type { StatsComputation, StatsRequest } from './compute-types.js';
 
 /** Chunks of one dataset and, per chunk, which of its cells are sampled. */
@@ -21,14 +23,31 @@ export interface StatsTask {
   readonly kind: 'stats';
   readonly dataDir: string;
   readonly request: StatsRequest;
+  /** false: decode every chunk even where stored aggregates cover the sample (benchmarks, differential tests). */
+  readonly aggregates?: boolean;
 }
 
-/** Accumulates phase A over some chunks; replies with the raw accumulator records (mergeable by addition). */
+/**
+ * Accumulates phase A over some stored aggregates and chunks; replies with the raw accumulator records (mergeable by
+ * addition).
+ */
 export interface AccumulateTask {
   readonly kind: 'accumulate';
   readonly dataDir: string;
   readonly dataset: string;
   readonly chunks: readonly ChunkSelection[];
+  /** Stored aggregates to merge (sample-plan.ts), of the generation the requester's view of the dataset has. */
+  readonly aggregates?: PlannedAggregates;
+}
+
+/**
+ * Aggregates a requester planned, with the generation its view of the dataset lists. A thread whose view lists
+ * another generation reopens the dataset; if it still differs (the store changed again), it decodes the blocks'
+ * chunks instead: the same cells, so the same answer.
+ */
+export interface PlannedAggregates {
+  readonly generation: string;
+  readonly refs: readonly AggregateRef[];
 }
 
 /** Merges partial accumulations and runs phase B; replies with the blocks. */
@@ -105,7 +124,7 @@ export interface EncodedTask {
 /** Every task a compute thread accepts as a value. */
 export type DecodedTask =
   | StatsTask | AccumulateTask | FinalizeTask | FinalizePartsTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask
-  | FaultTask;
+  | AggregateBlockTask | FaultTask;
 
 /** Every task a compute thread accepts. */
 export type ComputeTask = DecodedTask | EncodedTask;

@@ -4,19 +4,30 @@
  */
 import { wgs84ToLambert72 } from '../geo/crs.js';
 import { sampleCells, type Sample } from '../sampling/sampling.js';
+import type { AggregateRef } from '../store/aggregate-files.js';
 import { groupCellsByChunk } from '../store/cell-gather.js';
+import { coverWithAggregates } from './aggregate-cover.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import type { StatsComputation, StatsRequest } from './compute-types.js';
 import type { BlocksValue, ChunkSelection } from './protocol.js';
 
-/** The sample of a request and the chunk selections that cover it, in chunk order. */
+/** The sample of a request, the stored aggregates that cover whole blocks of it and the chunk selections left. */
 export interface SamplePlan {
   readonly sample: Sample;
+  /** Chunks decoded cell by cell, in chunk order. */
   readonly chunks: ChunkSelection[];
+  /** Stored aggregates merged instead of decoding their chunks (none when the dataset has no usable ones). */
+  readonly aggregates: AggregateRef[];
+}
+
+/** Options of `planSample`. */
+export interface PlanOptions {
+  /** Use the dataset's stored aggregates where they cover the sample (default true); false decodes every chunk. */
+  readonly aggregates?: boolean;
 }
 
 /** Plans the reads of `request` in `ds`; sampling errors (e.g. no outdoor cell in the radius) propagate. */
-export function planSample(ds: ComputeDataset, request: StatsRequest): SamplePlan {
+export function planSample(ds: ComputeDataset, request: StatsRequest, options: PlanOptions = {}): SamplePlan {
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
   const sample = sampleCells(ds.reader.grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
   const { rows, cols } = ds.reader.chunk;
@@ -25,7 +36,9 @@ export function planSample(ds: ComputeDataset, request: StatsRequest): SamplePla
     for (const offset of group.offsets) mask[offset] = 1;
     return { chunkRow: group.chunkRow, chunkCol: group.chunkCol, mask };
   });
-  return { sample, chunks };
+  if (options.aggregates === false || ds.aggregates === undefined) return { sample, chunks, aggregates: [] };
+  const { grid, chunk } = ds.reader;
+  return { sample, ...coverWithAggregates({ grid, chunk, outdoor: ds.outdoor }, ds.aggregates.levels, chunks) };
 }
 
 /** The result of a computation over `sample` of `ds` (the meta the envelope reports, plus the blocks). */

@@ -7,10 +7,12 @@
  * computation at a time; `begin` discards the previous one.
  */
 import { DatasetError, ValidationError } from '../errors.js';
+import { zstdDecompressInto } from '../store/codec-zstd.js';
 import type { StatBlocks } from '../stats/blocks.js';
 import type { Calendar } from '../stats/calendar.js';
 import type { HourlyAggregates } from '../stats/hourly-aggregates.js';
 import type { StatisticsOptions } from '../stats/statistics.js';
+import type { DirectChunkCodec } from '../store/codecs.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { readAggregates } from './kernel-aggregates.js';
 import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
@@ -94,13 +96,13 @@ export class StatsKernel {
   }
 
   /**
-   * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes (the datasets'
-   * default codecs) — straight into the field's chunk view: zstd writes scratch memory above every region, the SIMD
-   * unshuffle writes the chunk region. Throws `DatasetError` when the frame does not decode to hours × cells values.
+   * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes, after the delta
+   * filter for `delta-shuffle` — straight into the field's chunk view: zstd writes scratch memory above every region,
+   * the SIMD unshuffle (with the running sum) writes the chunk region. Throws `DatasetError` when the frame does not decode to hours × cells values.
    */
-  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array): void {
+  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array, codec: DirectChunkCodec = 'shuffle'): void {
     const bytes = this.chunkView(field, cells).byteLength;
-    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame);
+    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame, codec);
   }
 
   /** Accumulates the chunk the caller wrote into every field's `chunkView`; `cellMask` marks the selected cells. */
@@ -156,6 +158,24 @@ export class StatsKernel {
     const src = c.regions.end;
     ensureMemory(this.#x.memory, src + bytes);
     new Uint32Array(this.#x.memory.buffer, src, records.length).set(records);
+    this.#x.merge_records(c.regions.acc, src, c.hours);
+  }
+
+  /**
+   * Merges stored records (one zstd frame of hours × `REC.BYTES`, a stored aggregate's records) into this
+   * computation, decompressing them straight into scratch memory. Throws `DatasetError` when the frame does not decode
+   * to exactly that many bytes. Invalidates earlier chunk views.
+   */
+  mergeStoredRecords(frame: Uint8Array): void {
+    const c = this.#computation();
+    const bytes = c.hours * REC.BYTES;
+    const src = c.regions.end;
+    ensureMemory(this.#x.memory, src + bytes);
+    try {
+      zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
+    } catch (cause) {
+      throw new DatasetError(`Stored records are corrupt or not ${bytes} bytes long (${(cause as Error).message}).`, { cause });
+    }
     this.#x.merge_records(c.regions.acc, src, c.hours);
   }
 

@@ -5,7 +5,8 @@
 import { DatasetError, errorToData, UpstreamError, ValidationError } from '../errors.js';
 import { renderEncodedTile } from '../map/tile-render.js';
 import { thermalRange } from '../map/thermal-range.js';
-import { computeDataset, referenceOptions } from './dataset-cache.js';
+import { aggregateBlock } from './aggregate-block.js';
+import { computeDataset, datasetWithGeneration, referenceOptions } from './dataset-cache.js';
 import { accumulateSelections } from './kernel-run.js';
 import { loadPrecomputeKernel } from './precompute-kernel.js';
 import { precomputeRow } from './precompute-row.js';
@@ -52,22 +53,23 @@ async function run(task: ComputeTask): Promise<unknown> {
       return encodeTaskData(await run(decodedTask(task)));
     case 'stats': {
       const ds = await computeDataset(task.dataDir, task.request.dataset);
-      const { sample, chunks } = planSample(ds, task.request);
+      const { sample, chunks, aggregates } = planSample(ds, task.request, { aggregates: task.aggregates });
       const kernel = await loadStatsKernel();
-      await accumulateSelections(ds, kernel, chunks);
+      const planned = aggregates.length > 0 ? { generation: ds.aggregates!.generation, refs: aggregates } : undefined;
+      await accumulateSelections(ds, kernel, { chunks, aggregates: planned });
       return computationOf(ds, sample, kernel.finish(referenceOptions(ds)));
     }
     case 'accumulate': {
-      const ds = await computeDataset(task.dataDir, task.dataset);
+      const ds = await datasetWithGeneration(task.dataDir, task.dataset, task.aggregates?.generation);
       const kernel = await loadStatsKernel();
-      await accumulateSelections(ds, kernel, task.chunks);
+      await accumulateSelections(ds, kernel, { chunks: task.chunks, aggregates: task.aggregates });
       return kernel.records().buffer;
     }
     case 'finalize':
     case 'finalize-parts': {
       const ds = await computeDataset(task.dataDir, task.dataset);
       const kernel = await loadStatsKernel();
-      await accumulateSelections(ds, kernel, []);
+      await accumulateSelections(ds, kernel, { chunks: [] });
       const parts = task.kind === 'finalize' ? task.records : task.parts.map((part) => decodeSent<ArrayBuffer>(part));
       for (const records of parts) kernel.mergeRecords(new Uint32Array(records));
       return kernel.finish(referenceOptions(ds));
@@ -78,6 +80,8 @@ async function run(task: ComputeTask): Promise<unknown> {
         ? precomputeRowPerCell(ds, await loadStatsKernel(), task.chunkRow)
         : precomputeRow(ds, await loadPrecomputeKernel(), task.chunkRow);
     }
+    case 'aggregate-block':
+      return aggregateBlock(await computeDataset(task.dataDir, task.dataset), await loadStatsKernel(), task);
     case 'surroundings':
       return computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request);
     case 'map-tile':

@@ -1,4 +1,5 @@
 import type { GridGeometry } from '../store/dataset-types.js';
+import { addFineStructure } from './fine-features.js';
 import { probe, type Layout } from './layout.js';
 
 /** Number of azimuth sectors for horizons and wind factors (22.5° each, sector 0 centred on north). */
@@ -35,6 +36,10 @@ export interface CellFeatures {
   readonly background: Float32Array;
   /** Air-temperature offset from the reference station, K (relief, coast); UTCI shifts by the same amount. */
   readonly taOffset: Float32Array;
+  /** Multiplier of the local (traffic) pollution increment per cell and wind-from sector: [cell * SECTORS + sector]. */
+  readonly pollution: Float32Array;
+  /** Multiplier of the radiant load Tmrt − Ta (trees, albedo, surface materials). */
+  readonly radiantGain: Float32Array;
 }
 
 /** Allocates a typed array over a SharedArrayBuffer so worker threads read it without copies. */
@@ -42,8 +47,11 @@ export function shared<T extends Float32Array | Uint8Array>(ctor: new (b: Shared
   return new ctor(new SharedArrayBuffer(n * bytes));
 }
 
-/** Rasterises `layout` on `grid` (zone origin at grid cell edges) and derives every per-cell feature. */
-export function computeCellFeatures(layout: Layout, grid: GridGeometry): CellFeatures {
+/**
+ * Rasterises `layout` on `grid` (zone origin at grid cell edges) and derives every per-cell feature, with the fine
+ * structure of `fine-features.ts` (seeded by `seed`).
+ */
+export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: number): CellFeatures {
   const { nx, ny, resolution_m: res } = grid;
   const n = nx * ny;
   const outdoor = shared(Uint8Array, n, 1);
@@ -93,7 +101,8 @@ export function computeCellFeatures(layout: Layout, grid: GridGeometry): CellFea
   const taOffset = shared(Float32Array, n, 4);
   const surface = new Uint8Array(n);
   for (let i = 0; i < n; i++) surface[i] = axis[i] === 2 ? SURFACE.crossing : kind[i];
-  return { surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset };
+  const fine = addFineStructure({ nx, ny, res }, seed, { outdoor, canyon, windFactor, turbulence, background, taOffset });
+  return { surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset, ...fine };
 }
 
 /** Horizon angle per sector by ray-marching over building heights; sky view ≈ 1 − mean sin²(horizon). */

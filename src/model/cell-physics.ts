@@ -11,8 +11,10 @@ import { lookupUtci, type UtciGrid } from './utci-grid.js';
  *   canyons, diluted by wind); PM2.5/PM10 = regional (with winter episodes) + traffic share; PM10 ≥ PM2.5.
  * - Ucomfort = 10 m wind × directional pedestrian factor (channelling, shelter, corner streams); Ugust from the
  *   cell's turbulence intensity (gust factor 1 + 2.8·TI, cf. gust-equivalent mean + g·σ with g ≈ 3).
- * Fields are smooth in space (neighbouring cells with similar surroundings get similar values, as a model's output
- * does): all randomness lives in the hourly weather, none in individual cells, which also keeps chunks compressible.
+ * Every cell has a series of its own, as in a street-level model's output: the local increment depends on the cell's
+ * position across the street and on the wind sector (canyon vortex, plume meander), wind, gusts, radiant load and air
+ * temperature carry spatially correlated structure a few metres long (fine-features.ts); the hourly weather is the
+ * only randomness in time.
  * - UTCI from air temperature, humidity, 10 m wind (1.5 × pedestrian speed, log profile) and Tmrt−Ta for sun or shade
  *   (shade when the sun is below the cell's horizon in its azimuth sector), interpolated by sky view factor.
  */
@@ -62,7 +64,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
   const sc = FIELD_ENCODINGS;
   // Typed arrays hoisted into locals: the inner loop runs for every cell-hour.
   const { bgNo2, trafficNo2, bgPm25, coarsePm, trafficPm, wind10, windSector, sunElevation, sunSector, radiant } = d;
-  const { outdoor, traffic, canyon, background, turbulence, skyView, taOffset: taOffsets, windFactor, horizon } = fx;
+  const { outdoor, traffic, canyon, background, turbulence, skyView, taOffset: taOffsets, windFactor, horizon, pollution, radiantGain } = fx;
   const sNo2 = sc.no2.scale_factor;
   const sPm25 = sc.pm25.scale_factor;
   const sPm10 = sc.pm10.scale_factor;
@@ -83,12 +85,14 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
       const gustFactor = 1 + 2.8 * turbulence[i];
       const svfWeight = Math.min(1, Math.max(0, (skyView[i] - ENCLOSED_SKY_VIEW) / (1 - ENCLOSED_SKY_VIEW)));
       const taOffset = taOffsets[i];
+      const radiantScale = radiantGain[i];
       const windBase = i * SECTORS;
       for (let t = 0; t < hours; t++) {
         const o = t * cellsPerChunk + k;
-        if (no2) no2[o] = pack(soft(bgNo2[t] * bg + trafficNo2[t] * exposure), sNo2);
+        const localExposure = exposure * pollution[windBase + windSector[t]];
+        if (no2) no2[o] = pack(soft(bgNo2[t] * bg + trafficNo2[t] * localExposure), sNo2);
         if (pm25 || pm10) {
-          const local = trafficPm[t] * exposure;
+          const local = trafficPm[t] * localExposure;
           const fine = bgPm25[t] * bg + 0.4 * local;
           if (pm25) pm25[o] = pack(soft(fine), sPm25);
           if (pm10) pm10[o] = pack(soft(fine + coarsePm[t] * bg + 0.6 * local), sPm10);
@@ -101,7 +105,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
           const elevation = sunElevation[t];
           const sunlit = elevation > 0 && elevation > horizon[windBase + sunSector[t]];
           const base = t * 4 + (sunlit ? 0 : 2);
-          const dT = radiant[base + 1] + (radiant[base] - radiant[base + 1]) * svfWeight;
+          const dT = (radiant[base + 1] + (radiant[base] - radiant[base + 1]) * svfWeight) * radiantScale;
           // 10 m wind from the pedestrian speed (×1.5, log profile), never far above the reference wind itself.
           const va10 = Math.min(1.5 * u, 1.2 * wind10[t]);
           ut[o] = pack(lookupUtci(utci, t, va10, dT) + taOffset, sUt);

@@ -5,8 +5,10 @@ import { Piscina } from 'piscina';
 import { LAMBERT72_EPSG, LAMBERT72_PROJ4, wgs84ToLambert72 } from '../geo/crs.js';
 import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
 import { createDatasetWriter } from '../store/zarr-writer.js';
+import { aggregateDataset, aggregationRefused, defaultAggregateLevels } from '../compute/dataset-aggregation.js';
+import { createLocalCompute } from '../compute/local-compute.js';
 import { workerPath } from '../util/paths.js';
-import { createProgress } from '../util/progress.js';
+import { createProgress, type Progress } from '../util/progress.js';
 import { computeCellFeatures, type CellFeatures } from './cell-features.js';
 import type { ChunkInputs } from './cell-physics.js';
 import { buildDrivers } from './drivers.js';
@@ -17,7 +19,7 @@ import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
 import { buildUtciGrid } from './utci-grid.js';
 
 /** Bumped whenever the model's output changes, so content versions (and caches) change with it. */
-export const MODEL_VERSION = 3;
+export const MODEL_VERSION = 4;
 /** The reference year every generated dataset describes. */
 export const REFERENCE_YEAR = 2023;
 /** Weather reference station (Uccle) for the synthetic weather year. */
@@ -79,8 +81,31 @@ export function planFeatures(plan: DatasetPlan, grid: GridGeometry, seed: number
     const [x, y] = wgs84ToLambert72(lon, lat);
     return [x - plan.rect.xmin, y - plan.rect.ymin];
   });
-  const layout = generateLayout(width, height, seed, { openCentre: plan.openCentre, openAt });
-  return computeCellFeatures(layout, grid);
+  const layout = generateLayout(width, height, seed, { plaza: plan.plaza, openAt });
+  return computeCellFeatures(layout, grid, seed);
+}
+
+/**
+ * Writes the stored aggregates of the generated datasets whose grid makes them worthwhile (the 1 m benchmark block;
+ * none at 10 m or coarser), with a compute pool of `threads` threads.
+ */
+async function aggregateGenerated(outDir: string, plans: readonly DatasetPlan[], threads: number, progress: boolean): Promise<void> {
+  const wanted = plans.filter((p) => defaultAggregateLevels(p.resolution_m, { hours: 0, rows: p.chunkCells, cols: p.chunkCells }).length > 0);
+  if (wanted.length === 0) return;
+  const compute = await createLocalCompute({ dataDir: outDir, threads });
+  try {
+    for (const plan of wanted) {
+      let bar: Progress | undefined;
+      const result = await aggregateDataset(compute, outDir, plan.id, {
+        onStart: (blocks) => { bar = progress ? createProgress(`aggregate ${plan.id}`, blocks) : undefined; },
+        onBlock: () => bar?.tick(),
+      });
+      bar?.done();
+      if (result.damaged.length > 0) throw aggregationRefused(result);
+    }
+  } finally {
+    await compute.close();
+  }
 }
 
 /** Generates every dataset of a preset under `outDir/<dataset id>`, atomically each; returns their directories. */
@@ -128,5 +153,6 @@ export async function generatePreset(options: GenerateOptions): Promise<string[]
   } finally {
     await pool.destroy();
   }
+  await aggregateGenerated(options.outDir, plans, threads, options.progress !== false);
   return dirs;
 }

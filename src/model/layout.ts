@@ -28,6 +28,11 @@ export interface Block {
   readonly depth: number;
   /** Heights of the west, east, south and north wings, metres. */
   readonly heights: readonly [number, number, number, number];
+  /**
+   * A public square framed by buildings: wings of height 0 are not built, and what the built wings leave open is a
+   * square rather than a courtyard (the benchmark block).
+   */
+  readonly plaza?: boolean;
 }
 
 /** The layout: streets running north–south (`uStreets`, positions along u) and east–west (`vStreets`), and blocks. */
@@ -69,8 +74,8 @@ function streetLines(length: number, rnd: Random, boulevards: boolean): Street[]
 
 /** Options of `generateLayout`. */
 export interface LayoutOptions {
-  /** Clear the middle of the zone into one large square (the benchmark block). */
-  readonly openCentre?: boolean;
+  /** The benchmark block instead of a street grid: a square framed by buildings, crossed by two streets. */
+  readonly plaza?: boolean;
   /** Points (zone coordinates, metres) that must be open ground: the blocks holding them become squares. */
   readonly openAt?: readonly (readonly [number, number])[];
 }
@@ -78,6 +83,7 @@ export interface LayoutOptions {
 /** Generates the layout of a zone `width` × `height` metres, deterministic for a seed. */
 export function generateLayout(width: number, height: number, seed: number, options: LayoutOptions = {}): Layout {
   const rnd = createRandom(seed).fork('layout');
+  if (options.plaza) return plazaLayout(width, height, rnd);
   const uStreets = streetLines(width, rnd, true);
   const vStreets = streetLines(height, rnd, true);
   const blocks: Block[] = [];
@@ -96,9 +102,7 @@ export function generateLayout(width: number, height: number, seed: number, opti
       });
     }
   }
-  const layout = options.openCentre
-    ? openCentreLayout(width, height, uStreets, vStreets, blocks)
-    : { width, height, uStreets, vStreets, blocks };
+  const layout = { width, height, uStreets, vStreets, blocks };
   return options.openAt?.length ? openBlocksAt(layout, options.openAt) : layout;
 }
 
@@ -108,32 +112,41 @@ function openBlocksAt(layout: Layout, points: readonly (readonly [number, number
   return { ...layout, blocks: layout.blocks.map((b) => (holds(b) ? { ...b, open: true } : b)) };
 }
 
-/** A layout whose centre is one large open square (the benchmark block: a 50 m radius fully outdoor). */
-function openCentreLayout(width: number, height: number, u: Street[], v: Street[], blocks: Block[]): Layout {
-  const cu = width / 2;
-  const cv = height / 2;
-  const keep = (s: Street, c: number) => Math.abs(s.centre - c) > 75;
-  const uStreets = u.filter((s) => keep(s, cu));
-  const vStreets = v.filter((s) => keep(s, cv));
-  const rebuilt = generateBlocksFor(uStreets, vStreets, blocks, cu, cv);
-  return { width, height, uStreets, vStreets, blocks: rebuilt };
-}
+/** Depth of the buildings along the edges of the benchmark block, metres inside the zone. */
+const PLAZA_FRAME_M = 12;
+/** How far outside the zone the edge buildings reach (streets run beyond them), metres. */
+const PLAZA_OUTSIDE_M = 16;
 
-function generateBlocksFor(u: Street[], v: Street[], pool: Block[], cu: number, cv: number): Block[] {
-  const out: Block[] = [];
-  let k = 0;
-  for (let i = 0; i <= u.length; i++) {
-    for (let j = 0; j <= v.length; j++) {
-      const src = pool[k++ % pool.length];
-      const u0 = i === 0 ? -1e6 : u[i - 1].centre + u[i - 1].width / 2;
-      const u1 = i === u.length ? 1e6 : u[i].centre - u[i].width / 2;
-      const v0 = j === 0 ? -1e6 : v[j - 1].centre + v[j - 1].width / 2;
-      const v1 = j === v.length ? 1e6 : v[j].centre - v[j].width / 2;
-      const central = u0 <= cu && cu <= u1 && v0 <= cv && cv <= v1;
-      out.push({ ...src, u0, u1, v0, v1, open: central || src.open });
+/**
+ * The benchmark block: a public square framed by buildings along the zone's edges (`PLAZA_FRAME_M` deep, 15–30 m
+ * tall) and crossed through its centre by two streets, so every point within 50 m of a 128 m block's centre is outdoor
+ * while each cell there has its own distance to the façades, horizon, shade and traffic.
+ */
+function plazaLayout(width: number, height: number, rnd: Random): Layout {
+  const streets = (length: number): Street[] => [
+    { centre: -PLAZA_OUTSIDE_M - 6, width: 12, traffic: 0.4 },
+    { centre: length / 2, width: 12, traffic: 0.5 + rnd.next() * 0.2 },
+    { centre: length + PLAZA_OUTSIDE_M + 6, width: 12, traffic: 0.4 },
+  ];
+  const uStreets = streets(width);
+  const vStreets = streets(height);
+  const blocks: Block[] = [];
+  const tall = () => 15 + rnd.next() * 15;
+  for (let i = 0; i <= uStreets.length; i++) {
+    for (let j = 0; j <= vStreets.length; j++) {
+      const u0 = i === 0 ? -1e6 : uStreets[i - 1].centre + uStreets[i - 1].width / 2;
+      const u1 = i === uStreets.length ? 1e6 : uStreets[i].centre - uStreets[i].width / 2;
+      const v0 = j === 0 ? -1e6 : vStreets[j - 1].centre + vStreets[j - 1].width / 2;
+      const v1 = j === vStreets.length ? 1e6 : vStreets[j].centre - vStreets[j].width / 2;
+      // Only the wings along the zone's edges are built: west and east by column, south and north by row.
+      const built = (edge: boolean) => (edge ? tall() : 0);
+      blocks.push({
+        u0, u1, v0, v1, open: false, plaza: true, depth: PLAZA_OUTSIDE_M + PLAZA_FRAME_M,
+        heights: [built(i === 1), built(i === 2), built(j === 1), built(j === 2)],
+      });
     }
   }
-  return out;
+  return { width, height, uStreets, vStreets, blocks };
 }
 
 /** Index of the first street whose centre is > pos (binary search). */
@@ -175,11 +188,22 @@ export function probe(layout: Layout, u: number, v: number): SurfaceProbe {
   const de = block.u1 - u;
   const ds = v - block.v0;
   const dn = block.v1 - v;
+  if (block.plaza) return probePlaza(block, [dw, de, ds, dn], shortSide);
   const edge = Math.min(dw, de, ds, dn);
   const courtyardSize = shortSide - 2 * block.depth;
   if (edge > block.depth && courtyardSize >= 8) {
     return { kind: 'courtyard', height: 0, traffic: 0, openWidth: courtyardSize, axis: -1 };
   }
   const wing = edge === dw ? 0 : edge === de ? 1 : edge === ds ? 2 : 3;
+  return { kind: 'building', height: block.heights[wing], traffic: 0, openWidth: 0, axis: -1 };
+}
+
+/** What is at a point of a plaza block, `distances` to its west, east, south and north edges. */
+function probePlaza(block: Block, distances: readonly number[], shortSide: number): SurfaceProbe {
+  let wing = -1;
+  for (let k = 0; k < 4; k++) {
+    if (block.heights[k] > 0 && distances[k] <= block.depth && (wing < 0 || distances[k] < distances[wing])) wing = k;
+  }
+  if (wing < 0) return { kind: 'square', height: 0, traffic: 0, openWidth: shortSide, axis: -1 };
   return { kind: 'building', height: block.heights[wing], traffic: 0, openWidth: 0, axis: -1 };
 }

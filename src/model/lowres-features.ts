@@ -55,5 +55,10 @@ export function computeLowresFeatures(grid: GridGeometry): CellFeatures {
     }
   }
   const surface = new Uint8Array(n).fill(SURFACE.square);
-  return { surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset };
+  const pollution = shared(Float32Array, n * SECTORS, 4).fill(1);
+  const radiantGain = shared(Float32Array, n, 4).fill(1);
+  return {
+    surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset,
+    pollution, radiantGain,
+  };
 }

@@ -23,8 +23,8 @@ export interface DatasetPlan {
   readonly resolution_m: number;
   readonly fields: readonly HourlyField[];
   readonly chunkCells: number;
-  /** Street model only: clear the middle of the zone (benchmark block with a fully outdoor 50 m radius). */
-  readonly openCentre?: boolean;
+  /** Street model only: a square framed by buildings instead of a street grid (benchmark block, a fully outdoor 50 m radius). */
+  readonly plaza?: boolean;
   /** Street model only: landmark squares kept open, WGS 84 [lon, lat]. */
   readonly landmarks?: readonly (readonly [number, number])[];
 }
@@ -37,7 +37,7 @@ function landmarksOf(city: string): [number, number][] {
 const ALL_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'];
 const LOWRES_FIELDS: readonly HourlyField[] = ['no2', 'pm25', 'pm10', 'utci'];
 
-/** The benchmark block: 128 m × 128 m at 1 m in the south-west corner of the Brussels zone. */
+/** The benchmark block: 128 m × 128 m at 1 m in the south-west corner of the Brussels zone (a square framed by buildings). */
 export const BENCH_RECT: ZoneRect = {
   xmin: BRUSSELS_ZONE.xmin,
   ymin: BRUSSELS_ZONE.ymin,
@@ -63,7 +63,7 @@ export function presetPlans(preset: Preset): DatasetPlan[] {
     case 'bench':
       return [{
         id: 'bench_1m', title: 'Benchmark block at 1 m', model: 'street', rect: BENCH_RECT, resolution_m: 1,
-        fields: ALL_FIELDS, chunkCells: 8, openCentre: true,
+        fields: ALL_FIELDS, chunkCells: 8, plaza: true,
       }];
   }
 }

@@ -9,13 +9,16 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DamagedDataError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-dir.js';
+import { AGGREGATE_DIR, AGGREGATE_LEVELS, aggregateKeys, type AggregateSection } from './aggregate-files.js';
 import { locationJoin, readLocationText } from './data-location.js';
 
 /** File name of the manifest at the root of a store. */
 export const MANIFEST_FILE = '.zmanifest';
 
-/** Version of the manifest format; readers refuse other versions. */
+/** Version of the manifest format: 1 without stored aggregates, 2 with them; readers refuse other versions. */
 export const MANIFEST_FORMAT = 1;
+/** The format of a manifest that lists stored aggregates (older readers refuse it rather than misread the store). */
+export const MANIFEST_FORMAT_AGGREGATES = 2;
 
 /** One chunk as written: store key (`no2/0/3/5`), stored size in bytes, CRC-32 of the stored bytes. */
 export type ManifestEntry = readonly [key: string, size: number, crc32: number];
@@ -24,8 +27,10 @@ export type ManifestEntry = readonly [key: string, size: number, crc32: number];
 export interface ChunkManifest {
   /** The `content_version` of the data the manifest describes. */
   readonly contentVersion: string;
-  /** Stored size and CRC-32 by store key. */
+  /** Stored size and CRC-32 by store key (aggregate files included). */
   readonly chunks: ReadonlyMap<string, { readonly size: number; readonly crc32: number }>;
+  /** The stored aggregates, when the store has them (aggregate-files.ts). */
+  readonly aggregates?: AggregateSection;
 }
 
 /** The manifest entry of stored chunk bytes. */
@@ -33,17 +38,40 @@ export function chunkEntry(key: string, bytes: Uint8Array): ManifestEntry {
   return [key, bytes.byteLength, crc32(bytes)];
 }
 
-/** The manifest's JSON text: one chunk per line, keys sorted, so stores of the same data have the same manifest. */
-export function manifestText(contentVersion: string, entries: Iterable<ManifestEntry>): string {
+/**
+ * The manifest's JSON text: one chunk per line, keys sorted, so stores of the same data have the same manifest. With
+ * `aggregates`, the section that describes them (and format 2); their files are among `entries`.
+ */
+export function manifestText(contentVersion: string, entries: Iterable<ManifestEntry>, aggregates?: AggregateSection): string {
   const sorted = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const lines = sorted.map(([key, size, crc]) => `    ${JSON.stringify(key)}: [${size}, ${crc}]`);
-  return `{\n  "manifest_format": ${MANIFEST_FORMAT},\n  "checksum": "crc32",\n`
-    + `  "content_version": ${JSON.stringify(contentVersion)},\n  "chunks": {\n${lines.join(',\n')}\n  }\n}\n`;
+  const format = aggregates ? MANIFEST_FORMAT_AGGREGATES : MANIFEST_FORMAT;
+  const section = aggregates ? `  "aggregates": ${JSON.stringify(aggregates)},\n` : '';
+  return `{\n  "manifest_format": ${format},\n  "checksum": "crc32",\n`
+    + `  "content_version": ${JSON.stringify(contentVersion)},\n${section}  "chunks": {\n${lines.join(',\n')}\n  }\n}\n`;
 }
 
 /** Writes the manifest of a store atomically. */
-export async function writeManifest(dir: string, contentVersion: string, entries: Iterable<ManifestEntry>): Promise<void> {
-  await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(contentVersion, entries));
+export async function writeManifest(
+  dir: string, contentVersion: string, entries: Iterable<ManifestEntry>, aggregates?: AggregateSection,
+): Promise<void> {
+  await writeFileAtomic(join(dir, MANIFEST_FILE), manifestText(contentVersion, entries, aggregates));
+}
+
+/** The manifest's entries as written (for rewriting it with changes). */
+export function manifestEntries(manifest: ChunkManifest): ManifestEntry[] {
+  return [...manifest.chunks].map(([key, { size, crc32: crc }]) => [key, size, crc]);
+}
+
+/** A valid aggregates section, or undefined. */
+function parseAggregateSection(value: unknown): AggregateSection | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { format, generation, levels, records } = value as Record<string, unknown>;
+  const known = AGGREGATE_LEVELS as readonly number[];
+  if (format !== 1 || typeof generation !== 'string' || !/^[a-z0-9-]{1,40}$/.test(generation) || typeof records !== 'string') return undefined;
+  if (!Array.isArray(levels) || levels.length === 0 || levels.some((l) => !known.includes(l as number))) return undefined;
+  const sorted = [...new Set(levels as number[])].sort((a, b) => a - b);
+  return { format: 1, generation, levels: sorted, records };
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -59,9 +87,12 @@ export function parseManifest(text: string, dataset: string, path: string): Chun
     throw bad('is not valid JSON', cause);
   }
   if (typeof doc !== 'object' || doc === null) throw bad('is not a JSON object');
-  if (doc.manifest_format !== MANIFEST_FORMAT || doc.checksum !== 'crc32') {
+  const format = doc.manifest_format;
+  if ((format !== MANIFEST_FORMAT && format !== MANIFEST_FORMAT_AGGREGATES) || doc.checksum !== 'crc32') {
     throw bad(`has an unknown format (manifest_format ${String(doc.manifest_format)}, checksum ${String(doc.checksum)})`);
   }
+  const aggregates = format === MANIFEST_FORMAT_AGGREGATES ? parseAggregateSection(doc.aggregates) : undefined;
+  if (format === MANIFEST_FORMAT_AGGREGATES && !aggregates) throw bad('has an invalid aggregates section');
   if (typeof doc.content_version !== 'string' || typeof doc.chunks !== 'object' || doc.chunks === null) {
     throw bad('lacks content_version or chunks');
   }
@@ -73,7 +104,7 @@ export function parseManifest(text: string, dataset: string, path: string): Chun
     }
     chunks.set(key, { size, crc32: crc });
   }
-  return { contentVersion: doc.content_version, chunks };
+  return { contentVersion: doc.content_version, chunks, ...(aggregates ? { aggregates } : {}) };
 }
 
 /** Reads the manifest of the store at `dir` (a directory or a URL); undefined only when the file does not exist. */
@@ -118,9 +149,27 @@ export function expectedChunkKeys(metadata: Readonly<Record<string, unknown>>): 
   return keys;
 }
 
+/** The chunk grid (rows, cols of chunks) of the hourly arrays in consolidated metadata; [0, 0] without any. */
+export function hourlyChunkGrid(metadata: Readonly<Record<string, unknown>>): [number, number] {
+  for (const [path, value] of Object.entries(metadata)) {
+    const z = value as { shape?: number[]; chunks?: number[] };
+    if (path.endsWith('/.zarray') && z.shape?.length === 3 && z.chunks?.length === 3) {
+      return [Math.ceil(z.shape[1] / z.chunks[1]), Math.ceil(z.shape[2] / z.chunks[2])];
+    }
+  }
+  return [0, 0];
+}
+
+/** Every key the manifest of a store with `metadata` must list: chunks of every array, then the aggregates'. */
+export function expectedStoreKeys(metadata: Readonly<Record<string, unknown>>, aggregates?: AggregateSection): string[] {
+  const keys = expectedChunkKeys(metadata);
+  if (aggregates) keys.push(...aggregateKeys(aggregates, ...hourlyChunkGrid(metadata)));
+  return keys;
+}
+
 /**
  * Checks that `manifest` belongs to the metadata: the same content version and exactly the chunk keys the arrays
- * have. Throws `DamagedDataError` otherwise.
+ * have, plus the aggregate files its aggregates section implies. Throws `DamagedDataError` otherwise.
  */
 export function checkManifestCovers(
   manifest: ChunkManifest, metadata: Readonly<Record<string, unknown>>, contentVersion: string, dataset: string, dir: string,
@@ -130,7 +179,7 @@ export function checkManifestCovers(
   if (manifest.contentVersion !== contentVersion) {
     throw bad(`describes content version '${manifest.contentVersion}' but the metadata say '${contentVersion}'`);
   }
-  const expected = expectedChunkKeys(metadata);
+  const expected = expectedStoreKeys(metadata, manifest.aggregates);
   const unlisted = expected.filter((key) => !manifest.chunks.has(key));
   if (unlisted.length > 0) throw bad(`does not list ${unlisted.length} chunk(s) of the arrays, e.g. ${unlisted[0]}`);
   if (manifest.chunks.size !== expected.length) {
@@ -150,7 +199,8 @@ export function verifyChunk(
   const entry = manifest.chunks.get(key);
   if (entry === undefined) return bytes;
   const path = locationJoin(dir, key);
-  const damaged = (why: string) => new DamagedDataError(`Dataset '${dataset}' is damaged: chunk ${key} ${why}.`, { dataset, path });
+  const what = key.startsWith(`${AGGREGATE_DIR}/`) ? 'aggregate' : 'chunk';
+  const damaged = (why: string) => new DamagedDataError(`Dataset '${dataset}' is damaged: ${what} ${key} ${why}.`, { dataset, path });
   if (bytes === undefined) throw damaged('is missing');
   if (bytes.byteLength !== entry.size) {
     throw damaged(`has ${bytes.byteLength} bytes where the manifest records ${entry.size} (truncated or overwritten)`);

@@ -1,9 +1,10 @@
 /**
  * Storage codecs by numcodecs id: the writer encodes chunks with them, benchmarks and the import path decode with them.
  * Every id here is one Python's numcodecs reads, so xarray opens what we write. zstd is native (zstd-napi); blosc is
- * the numcodecs WebAssembly build; shuffle is plain TypeScript.
+ * the numcodecs WebAssembly build; shuffle and delta (int16 only) are plain TypeScript.
  */
 import { ValidationError } from '../errors.js';
+import { deltaDecode16, deltaEncode16, isDelta16 } from './codec-delta.js';
 import { shuffleBytes, unshuffleBytes } from './codec-shuffle.js';
 import { ZSTD_MAX_LEVEL, zstdCompress, zstdDecompress } from './codec-zstd.js';
 import { zstdUnshuffle16 } from './codec-zstd-shuffle.js';
@@ -39,6 +40,12 @@ const FACTORIES: ReadonlyMap<string, CodecFactory> = new Map<string, CodecFactor
   ['shuffle', async (config, elementSize) => {
     const size = integerIn(config, 'elementsize', 1, 16, elementSize);
     return { encode: (b) => shuffleBytes(b, size), decode: (b) => unshuffleBytes(b, size) };
+  }],
+  ['delta', async (config, elementSize) => {
+    if (!isDelta16(config) || elementSize !== 2) {
+      throw new ValidationError(`Codec delta: only dtype <i2 on int16 arrays is supported (got ${String(config.dtype)}).`);
+    }
+    return { encode: deltaEncode16, decode: deltaDecode16 };
   }],
   ['blosc', async (config) => {
     const cname = config.cname ?? 'lz4';
@@ -81,6 +88,21 @@ export interface ChunkCodec {
 /** True when an int16 shuffle filter feeds zstd directly: the pair then decodes in one pass (codec-zstd-shuffle.ts). */
 export function isShuffledZstd16(filter: CodecConfig | undefined, compressor: CodecConfig | null, elementSize: number): boolean {
   return filter?.id === 'shuffle' && (filter.elementsize ?? elementSize) === 2 && compressor?.id === 'zstd';
+}
+
+/**
+ * How a compute thread can decode an int16 array's chunks straight into kernel memory: zstd into scratch memory, then
+ * one SIMD pass that unshuffles (`shuffle`) or unshuffles and undoes the delta filter (`delta-shuffle`). Undefined
+ * for any other chain, which goes through the generic codec path.
+ */
+export type DirectChunkCodec = 'shuffle' | 'delta-shuffle';
+
+/** The direct decode path of an int16 array's codecs, if it has one. */
+export function directChunkCodec(codecs: StorageCodecs): DirectChunkCodec | undefined {
+  const filters = codecs.filters ?? [];
+  if (filters.length === 1 && isShuffledZstd16(filters[0], codecs.compressor, 2)) return 'shuffle';
+  if (filters.length === 2 && isDelta16(filters[0]) && isShuffledZstd16(filters[1], codecs.compressor, 2)) return 'delta-shuffle';
+  return undefined;
 }
 
 /** Builds the chunk codec of an array from its `.zarray` codec settings. */

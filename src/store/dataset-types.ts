@@ -2,6 +2,7 @@
  * Shapes shared by the dataset writer, the reader, the generator and the compute layer. The on-disk format they describe
  * is documented in docs/datasets.md.
  */
+import type { AggregateSection } from './aggregate-files.js';
 import type { StorageCodecs } from './codecs.js';
 
 /** Hourly fields a dataset may hold. A dataset holds only the fields it models. */
@@ -126,7 +127,15 @@ export interface DatasetReader {
    * The stored (still encoded) bytes of one hourly chunk, checked against the chunk manifest: a missing, truncated or
    * altered chunk is a `DamagedDataError` naming the dataset and the chunk.
    */
-  readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Uint8Array>;
+  readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number, options?: StoredReadOptions): Promise<Uint8Array>;
+  /** The stored bytes of any file the chunk manifest lists (chunks, aggregates), checked as `readStoredChunk` does. */
+  readStored(key: string, options?: StoredReadOptions): Promise<Uint8Array>;
+  /** Rows and columns of the static arrays' chunks (`outdoor`, `building_height`). */
+  readonly staticChunk: readonly [number, number];
+  /** The stored aggregates the manifest lists, if any (store/aggregate-files.ts). */
+  readonly aggregates: AggregateSection | undefined;
+  /** The CRC-32 the chunk manifest records for a stored file; undefined when it lists none. */
+  storedChecksum(key: string): number | undefined;
   /** The CF encoding stored with a field. */
   encoding(field: HourlyField): CfEncoding;
   /** The filters and compressor of a field's chunks (its `.zarray`). */
@@ -135,6 +144,15 @@ export interface DatasetReader {
   readCells(fields: readonly HourlyField[], cells: Int32Array): Promise<CellBlock>;
   /** Decoded hourly values of cells (CF decode kernel; NaN for fill). */
   readCellsDecoded(fields: readonly HourlyField[], cells: Int32Array): Promise<DecodedCellBlock>;
+}
+
+/** How a stored file is read. */
+export interface StoredReadOptions {
+  /**
+   * Read without blocking even where the reader reads synchronously (`syncReads`), so that several reads can be in
+   * flight at once (a compute thread prefetching the chunks of a query).
+   */
+  readonly concurrent?: boolean;
 }
 
 /** Dataset ids (and their directory names): lowercase words; siblings such as `<id>.precomputed` are not datasets. */

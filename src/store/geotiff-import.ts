@@ -32,6 +32,8 @@ export interface GeoTiffImportResult {
   readonly chunks: number;
   readonly window: PlacedGeoTiff['window'];
   readonly contentVersion: string;
+  /** Levels of the stored aggregates the import made stale and dropped (write them again: `svc data aggregate`). */
+  readonly aggregateLevels: readonly number[];
 }
 
 const isNoData = (v: number, noData: number | undefined) => Number.isNaN(v) || v === noData;
@@ -137,7 +139,7 @@ export async function importGeoTiff(params: GeoTiffImportParams): Promise<GeoTif
       ? await importStatic(reader, placed, array as StaticArray, update)
       : await importHourly(reader, placed, array as HourlyField, update, params.bandHours === true);
     const contentVersion = await update.commit(`import-geotiff ${array} from ${params.input}`);
-    return { array, chunks, window: placed.window, contentVersion };
+    return { array, chunks, window: placed.window, contentVersion, aggregateLevels: update.aggregateLevels };
   } catch (err) {
     await update.abort();
     throw err;

@@ -35,6 +35,8 @@ export interface OpenedStore {
   readonly manifest: ChunkManifest | undefined;
   /** Stored chunk bytes by key (`/no2/0/3/5`), verified against the manifest when there is one. */
   readonly chunks: KeyStore;
+  /** The same, never blocking (for several reads in flight), even when `chunks` reads synchronously. */
+  readonly concurrentChunks: KeyStore;
 }
 
 /** Options of `openStore`. */
@@ -188,8 +190,11 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   const conventions = (metadata['.zattrs'] as Record<string, unknown>).Conventions;
   const attrs: DatasetAttrs = { ...base, Conventions: typeof conventions === 'string' ? conventions : '' };
   const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
-  const files: KeyStore = isDataUrl(dir) ? new HttpChunkStore(dir) : new ChunkFileStore(dir, { sync: options.syncReads === true });
-  const chunks: KeyStore = manifest ? new ManifestStore(files, manifest, where.id, dir) : files;
+  const verified = (files: KeyStore): KeyStore => (manifest ? new ManifestStore(files, manifest, where.id, dir) : files);
+  const remote = isDataUrl(dir) ? new HttpChunkStore(dir) : undefined;
+  const chunks = verified(remote ?? new ChunkFileStore(dir, { sync: options.syncReads === true }));
+  const expectedSize = (key: string) => manifest?.chunks.get(key)?.size;
+  const concurrentChunks = remote ? chunks : verified(new ChunkFileStore(dir, { expectedSize }));
   const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });
   const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs }>();
   let layout: { shape: number[]; chunks: number[] } | undefined;
@@ -218,5 +223,5 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
     throw damaged(where, `static arrays must be outdoor uint8 and building_height float32 of shape (${ny}, ${nx}).`);
   }
   const chunk: ChunkShape = { hours, rows: layout!.chunks[1], cols: layout!.chunks[2] };
-  return { attrs, grid, hours, chunk, fields, outdoor, buildingHeight, metadata, manifest, chunks };
+  return { attrs, grid, hours, chunk, fields, outdoor, buildingHeight, metadata, manifest, chunks, concurrentChunks };
 }

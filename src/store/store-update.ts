@@ -9,7 +9,8 @@ import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { siblingPath, writeFileAtomic } from '../util/atomic-dir.js';
-import { chunkEntry, MANIFEST_FILE, manifestText, readManifest, type ManifestEntry } from './chunk-manifest.js';
+import { AGGREGATE_DIR } from './aggregate-files.js';
+import { chunkEntry, MANIFEST_FILE, manifestEntries, manifestText, readManifest, type ManifestEntry } from './chunk-manifest.js';
 
 /** A pending update of one store. */
 export interface StoreUpdate {
@@ -17,8 +18,14 @@ export interface StoreUpdate {
   readonly metadata: Readonly<Record<string, unknown>>;
   /** Stages the new content of a store file (e.g. `outdoor/0/0`); nothing changes in the store yet. */
   stage(key: string, bytes: Uint8Array): Promise<void>;
-  /** Replaces the staged files, bumps `content_version`, appends `history`; returns the new content version. */
+  /**
+   * Replaces the staged files, bumps `content_version`, appends `history`; returns the new content version. Stored
+   * aggregates no longer sum the store's chunks after that, so the new manifest drops them (queries then decode every
+   * chunk) until they are written again (`aggregateLevels` says which were there).
+   */
   commit(historyLine: string): Promise<string>;
+  /** The levels of the stored aggregates the store had when the update began (empty: none). */
+  readonly aggregateLevels: readonly number[];
   /** Drops everything staged. */
   abort(): Promise<void>;
 }
@@ -81,6 +88,7 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
   }
 
   return {
+    aggregateLevels: manifest.aggregates?.levels ?? [],
     metadata,
     async stage(key, bytes) {
       if (!open) throw new DatasetError('The store update is already finished.');
@@ -101,7 +109,8 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       attrs.history = `${history}${new Date().toISOString()}: ${historyLine}`;
       const oldAttrs = await readFile(join(storeDir, '.zattrs'));
       const oldManifest = await readFile(join(storeDir, MANIFEST_FILE));
-      const chunks = new Map<string, ManifestEntry>([...manifest.chunks].map(([key, e]) => [key, [key, e.size, e.crc32]]));
+      const chunks = new Map<string, ManifestEntry>(manifestEntries(manifest)
+        .filter(([key]) => !key.startsWith(`${AGGREGATE_DIR}/`)).map((e) => [e[0], e]));
       for (const [key, entry] of entries) chunks.set(key, entry);
       try {
         const rollback = await replaceFiles();

@@ -1,15 +1,22 @@
 /**
  * Checking a whole store (`svc data verify`): the metadata, the chunk manifest, and every chunk of every array — it
- * exists, has the size and CRC-32 the manifest records, and decodes to a full chunk. A store written before chunk
+ * exists, has the size and CRC-32 the manifest records, and decodes to a full chunk — and every stored aggregate (it
+ * exists intact and sums exactly the chunks the store holds). A store written before chunk
  * manifests existed can be given one (`writeManifest`), but only when every chunk is present and decodes: missing
  * chunks are never accepted as fill values.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { DamagedDataError } from '../errors.js';
-import { arrayChunkKeys, chunkEntry, MANIFEST_FILE, verifyChunk, writeManifest, type ManifestEntry } from './chunk-manifest.js';
+import {
+  aggregateBlocks, aggregateKey, aggregateSources, checkAggregateHeader, decodeAggregate, type AggregateRef,
+} from './aggregate-files.js';
+import {
+  arrayChunkKeys, chunkEntry, hourlyChunkGrid, MANIFEST_FILE, verifyChunk, writeManifest, type ChunkManifest, type ManifestEntry,
+} from './chunk-manifest.js';
+import { zstdSingleFrameSize } from './codec-zstd.js';
 import { createChunkCodec, type ChunkCodec, type StorageCodecs } from './codecs.js';
-import { openStore } from './store-open.js';
+import { openStore, type OpenedStore } from './store-open.js';
 
 /** The outcome for one store. */
 export interface StoreVerification {
@@ -64,14 +71,42 @@ function readChunkFile(path: string): Uint8Array | undefined {
   }
 }
 
+/** The stored aggregates a manifest lists, as blocks. */
+function aggregateRefs(manifest: ChunkManifest | undefined, metadata: Readonly<Record<string, unknown>>): AggregateRef[] {
+  if (!manifest?.aggregates) return [];
+  const [rows, cols] = hourlyChunkGrid(metadata);
+  return manifest.aggregates.levels.flatMap((level) => aggregateBlocks(level, rows, cols));
+}
+
 /**
- * The number of chunks `verifyStore` will check in the store at `dir`, for a progress bar: 0 when its metadata cannot
- * be opened, a failure `verifyStore` then reports itself.
+ * Checks one stored aggregate: present with its recorded size and CRC-32, naming exactly the chunks of its block with
+ * the checksums the manifest records now, and holding records that decode to hours × record bytes.
+ */
+function verifyAggregate(store: OpenedStore, manifest: ChunkManifest, ref: AggregateRef, id: string, abs: string): void {
+  const section = manifest.aggregates!;
+  const key = aggregateKey(section.generation, ref);
+  const bytes = readChunkFile(join(abs, key));
+  verifyChunk(manifest, key, bytes, id, abs);
+  const { header, frame } = decodeAggregate(bytes!, id, key);
+  const layout = { grid: store.grid, chunk: store.chunk, fields: store.attrs.fields, staticChunk: [store.outdoor.chunks[0], store.outdoor.chunks[1]] as const };
+  checkAggregateHeader(header, {
+    dataset: id, ref, hours: store.hours, recordBytes: header.record_bytes, records: section.records,
+    sources: aggregateSources(layout, ref, (k) => manifest.chunks.get(k)?.crc32),
+  }, key);
+  if (zstdSingleFrameSize(frame) !== store.hours * header.record_bytes) {
+    throw new DamagedDataError(`Dataset '${id}' is damaged: aggregate ${key} holds records of the wrong length.`, { dataset: id });
+  }
+}
+
+/**
+ * The number of chunks (and stored aggregates) `verifyStore` will check in the store at `dir`, for a progress bar: 0
+ * when its metadata cannot be opened, a failure `verifyStore` then reports itself.
  */
 export async function countChunks(dir: string): Promise<number> {
   try {
     const store = await openStore(resolve(dir), { requireManifest: false });
-    return (await arrayPlans(store.metadata)).reduce((n, p) => n + p.keys.length, 0);
+    const chunks = (await arrayPlans(store.metadata)).reduce((n, p) => n + p.keys.length, 0);
+    return chunks + aggregateRefs(store.manifest, store.metadata).length;
   } catch (err) {
     if (err instanceof DamagedDataError) return 0;
     throw err;
@@ -118,6 +153,16 @@ export async function verifyStore(dir: string, options: VerifyOptions = {}): Pro
       }
       options.onChunk?.();
     }
+  }
+  for (const ref of aggregateRefs(manifest, metadata)) {
+    chunks++;
+    try {
+      verifyAggregate(store, manifest!, ref, id, abs);
+    } catch (err) {
+      if (!(err instanceof DamagedDataError)) throw err;
+      problems.push(err.message);
+    }
+    options.onChunk?.();
   }
   if (manifest) return { dataset: id, dir: abs, chunks, problems, manifest: 'checked' };
   if (options.writeManifest && problems.length === 0) {

@@ -51,11 +51,14 @@ export function staticChunkShape(spec: DatasetSpec): [number, number] {
   return [Math.min(spec.grid.ny, 512), Math.min(spec.grid.nx, 512)];
 }
 
-/** The codecs for an array of `elementSize`-byte elements: a shuffle filter takes that size, and is dropped for bytes. */
+/**
+ * The codecs for an array of `elementSize`-byte elements: a shuffle filter takes that size and is dropped for bytes;
+ * the int16 delta filter is kept only for 2-byte elements (the hourly fields).
+ */
 export function codecsForElementSize(codecs: StorageCodecs, elementSize: number): StorageCodecs {
   const filters = (codecs.filters ?? [])
     .map((f) => (f.id === 'shuffle' ? { ...f, elementsize: elementSize } : f))
-    .filter((f) => !(f.id === 'shuffle' && elementSize === 1));
+    .filter((f) => !(f.id === 'shuffle' && elementSize === 1) && !(f.id === 'delta' && elementSize !== 2));
   return { filters: filters.length > 0 ? filters : null, compressor: codecs.compressor };
 }
 

@@ -8,8 +8,9 @@ import { DamagedDataError, DatasetError, ServiceError, ValidationError } from '.
 import { cfDecode } from './cf-decode.js';
 import { gatherChunk, groupCellsByChunk } from './cell-gather.js';
 import type { StorageCodecs } from './codecs.js';
+import type { AggregateSection } from './aggregate-files.js';
 import type {
-  CellBlock, CfEncoding, DatasetReader, DecodedCellBlock, HourlyField, StaticArray,
+  CellBlock, CfEncoding, DatasetReader, DecodedCellBlock, HourlyField, StaticArray, StoredReadOptions,
 } from './dataset-types.js';
 import { isDataUrl } from './data-location.js';
 import { openStore, type OpenedStore, type StoreArray } from './store-open.js';
@@ -95,11 +96,31 @@ class ZarrDatasetReader implements DatasetReader {
     return data;
   }
 
-  async readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Uint8Array> {
+  async readStoredChunk(field: HourlyField, chunkRow: number, chunkCol: number, options?: StoredReadOptions): Promise<Uint8Array> {
     this.#field(field);
     this.#checkChunkIndex(chunkRow, chunkCol);
-    const key = hourlyChunkKey(field, chunkRow, chunkCol);
-    const bytes = await this.#store.chunks.get(`/${key}`);
+    return this.readStored(hourlyChunkKey(field, chunkRow, chunkCol), options);
+  }
+
+  get staticChunk(): readonly [number, number] {
+    const [rows, cols] = this.#store.outdoor.chunks;
+    return [rows, cols];
+  }
+
+  get aggregates(): AggregateSection | undefined {
+    return this.#store.manifest?.aggregates;
+  }
+
+  storedChecksum(key: string): number | undefined {
+    return this.#store.manifest?.chunks.get(key)?.crc32;
+  }
+
+  async readStored(key: string, options: StoredReadOptions = {}): Promise<Uint8Array> {
+    if (this.#store.manifest && !this.#store.manifest.chunks.has(key)) {
+      throw new ValidationError(`Dataset '${this.attrs.dataset}' lists no stored file '${key}'.`);
+    }
+    const store = options.concurrent ? this.#store.concurrentChunks : this.#store.chunks;
+    const bytes = await store.get(`/${key}`);
     if (bytes === undefined) throw this.#undecodable(key, 'is missing');
     return bytes;
   }

@@ -1,6 +1,6 @@
 /**
  * Puts the fast codecs into zarrita's codec registry: native zstd (zstd-napi) instead of the numcodecs WebAssembly
- * build, and a fast shuffle filter. zarrita maps a v2 `compressor`/`filters` id `X` to the registry key `numcodecs.X`
+ * build, a fast shuffle filter and the int16 delta filter. zarrita maps a v2 `compressor`/`filters` id `X` to the registry key `numcodecs.X`
  * and instantiates it with `fromConfig(config, chunkMeta)`, where `chunkMeta.codecs` lists the array's whole chain.
  *
  * When an int16 shuffle filter feeds zstd directly (the default codecs), the pair decodes in one pass: the zstd codec
@@ -8,6 +8,7 @@
  * the same chain and make the same decision, so encode and decode stay inverse in every case.
  */
 import * as zarr from 'zarrita';
+import { deltaDecode16, deltaEncode16, isDelta16 } from './codec-delta.js';
 import { shuffleBytes, unshuffleBytes } from './codec-shuffle.js';
 import { zstdCompress, zstdDecompress } from './codec-zstd.js';
 import { zstdUnshuffle16 } from './codec-zstd-shuffle.js';
@@ -84,6 +85,24 @@ class FastShuffleCodec {
   }
 }
 
+/** zarrita codec for the numcodecs `delta` filter over int16 (the only dtype the writer uses it with). */
+class Delta16Codec {
+  readonly kind = 'bytes_to_bytes';
+
+  static fromConfig(config: { id?: string; dtype?: string; astype?: string }): Delta16Codec {
+    if (!isDelta16({ id: 'delta', ...config })) throw new Error(`Codec delta: unsupported dtype ${String(config?.dtype)}.`);
+    return new Delta16Codec();
+  }
+
+  encode(bytes: Uint8Array): Uint8Array {
+    return deltaEncode16(bytes);
+  }
+
+  decode(bytes: Uint8Array): Uint8Array {
+    return deltaDecode16(bytes);
+  }
+}
+
 type RegistryEntry = Parameters<typeof zarr.registry.set>[1];
 
 let registered = false;
@@ -93,6 +112,7 @@ export function registerNativeCodecs(): void {
   if (registered) return;
   const zstd = (async () => NativeZstdCodec) as unknown as RegistryEntry;
   const shuffle = (async () => FastShuffleCodec) as unknown as RegistryEntry;
-  zarr.registry.set('numcodecs.zstd', zstd).set('zstd', zstd).set('numcodecs.shuffle', shuffle);
+  const delta = (async () => Delta16Codec) as unknown as RegistryEntry;
+  zarr.registry.set('numcodecs.zstd', zstd).set('zstd', zstd).set('numcodecs.shuffle', shuffle).set('numcodecs.delta', delta);
   registered = true;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shuffleBytes, unshuffleBytes } from '../../src/store/codec-shuffle.js';
 import { zstdCompress, zstdDecompress } from '../../src/store/codec-zstd.js';
 import { zstdUnshuffle16 } from '../../src/store/codec-zstd-shuffle.js';
-import { createChunkCodec, loadCodec } from '../../src/store/codecs.js';
+import { createChunkCodec, directChunkCodec, loadCodec } from '../../src/store/codecs.js';
 import { fusedChain } from '../../src/store/zarrita-codecs.js';
 
 /** Byte-loop reference of the numcodecs shuffle filter. */
@@ -106,5 +106,41 @@ describe('codec registry', () => {
     await expect(loadCodec({ id: 'lzma' }, 2)).rejects.toMatchObject({ code: 'validation_error' });
     await expect(loadCodec({ id: 'zstd', level: 99 }, 2)).rejects.toThrow(/level must be an integer in 1..22/);
     await expect(loadCodec({ id: 'blosc', cname: 'snappy' }, 2)).rejects.toThrow(/unsupported cname/);
+  });
+});
+
+describe('int16 delta filter', () => {
+  /** numpy's int16 `diff` with the first value kept, as numcodecs' Delta encodes. */
+  function referenceDelta(values: Int16Array): Int16Array {
+    return Int16Array.from(values, (v, i) => v - (i === 0 ? 0 : values[i - 1]));
+  }
+
+  it('encodes as numcodecs does (wrapping at 16 bits) and decodes back, in the generic chain and straight into kernel memory', async () => {
+    const codec = await createChunkCodec({ filters: [{ id: 'delta', dtype: '<i2' }, { id: 'shuffle', elementsize: 2 }], compressor: { id: 'zstd', level: 3 } }, 2);
+    const { loadStatsKernel } = await import('../../src/compute/stats-kernel.js');
+    const { buildCalendar } = await import('../../src/stats/calendar.js');
+    for (const hours of [1, 3, 24, 257]) {
+      for (const cells of [1, 7, 16, 64]) {
+        const values = Int16Array.from(pseudoBytes(hours * cells, hours * 100 + cells), (b, i) => (b * 257 + i * 9973) & 0xffff ? ((b << 8) | (i & 0xff)) - 32768 : 32767);
+        const bytes = new Uint8Array(values.buffer);
+        const encoded = await codec.encode(bytes);
+        expect(new Int16Array(unshuffleBytes(zstdDecompress(encoded), 2).buffer)).toEqual(referenceDelta(values));
+        expect(new Int16Array((await codec.decode(encoded)).buffer)).toEqual(values);
+        for (const simd of [true, false]) {
+          const kernel = await loadStatsKernel({ simd });
+          kernel.begin(hours, ['no2'], { no2: { scale_factor: 0.1, add_offset: 0, _FillValue: -32768, units: '', long_name: '' } }, buildCalendar(2023, hours, 'UTC'));
+          kernel.loadShuffledChunk('no2', cells, encoded, 'delta-shuffle');
+          expect(Int16Array.from(kernel.chunkView('no2', cells))).toEqual(values);
+        }
+      }
+    }
+  });
+
+  it('is accepted only over int16', async () => {
+    await expect(loadCodec({ id: 'delta', dtype: '<i4' }, 4)).rejects.toThrow(/only dtype <i2/);
+    await expect(loadCodec({ id: 'delta', dtype: '<i2' }, 4)).rejects.toThrow(/only dtype <i2/);
+    expect(directChunkCodec({ filters: [{ id: 'delta', dtype: '<i2' }, { id: 'shuffle', elementsize: 2 }], compressor: { id: 'zstd', level: 3 } })).toBe('delta-shuffle');
+    expect(directChunkCodec({ filters: [{ id: 'shuffle', elementsize: 2 }], compressor: { id: 'zstd', level: 3 } })).toBe('shuffle');
+    expect(directChunkCodec({ filters: [{ id: 'delta', dtype: '<i2' }], compressor: { id: 'zstd', level: 3 } })).toBeUndefined();
   });
 });

@@ -93,4 +93,28 @@ describe.skipIf(!hasXarray)('xarray opens what the writer writes', () => {
     for (const cell of cells) expect(p.values[q++]).toBe(statics.outdoor[cell]);
     for (const cell of cells) expect(p.values[q++]).toBe(statics.height[cell]);
   });
+
+  it('decodes a store written with the int16 delta filter (numcodecs Delta) to the same values', async () => {
+    const deltaDir = join(root.dir, 'delta');
+    await writeSynthetic(deltaDir, spec, {
+      codecs: { filters: [{ id: 'delta', dtype: '<i2' }, { id: 'shuffle', elementsize: 2 }], compressor: { id: 'zstd', level: 3 } },
+    });
+    const deltaReader = await openDataset(deltaDir);
+    const cells = [0, 8, 40, 76];
+    const queries: [string, number, number, number][] = [];
+    for (const t of [0, 13, 29]) for (const cell of cells) queries.push(['no2', t, Math.floor(cell / 7), cell % 7]);
+    const p = probe(deltaDir, queries);
+    const block = await deltaReader.readCellsDecoded(['no2'], Int32Array.from(cells));
+    const plain = await reader.readCellsDecoded(['no2'], Int32Array.from(cells));
+    expect(block.values.no2).toEqual(plain.values.no2);
+    let q = 0;
+    for (const t of [0, 13, 29]) {
+      cells.forEach((_, i) => {
+        const theirs = p.values[q++];
+        const ours = block.values.no2![t * cells.length + i];
+        if (theirs === null) expect(ours).toBeNaN();
+        else expect(Math.abs(ours - theirs)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(theirs)));
+      });
+    }
+  });
 });

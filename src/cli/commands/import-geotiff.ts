@@ -3,8 +3,10 @@
  * with the contents of a GDAL-made GeoTIFF in EPSG:31370 on the dataset's grid. The change is atomic and bumps the
  * dataset's content version, so cached statistics computed from the old data are not served again.
  */
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { aggregateDataset, aggregationRefused } from '../../compute/dataset-aggregation.js';
+import { createLocalCompute } from '../../compute/local-compute.js';
 import { ValidationError } from '../../errors.js';
 import { HOURLY_FIELDS, STATIC_ARRAYS, type HourlyField, type StaticArray } from '../../store/dataset-types.js';
 import { importGeoTiff } from '../../store/geotiff-import.js';
@@ -66,6 +68,17 @@ export const importGeotiffCommand: Command = {
       `Imported ${result.array}: rows ${w.row0}..${w.row0 + w.rows - 1}, columns ${w.col0}..${w.col0 + w.cols - 1}, ` +
       `${result.chunks} chunk(s) rewritten; content_version is now ${result.contentVersion}.`,
     );
+    if (result.aggregateLevels.length === 0) return 0;
+    // The import changed what the stored aggregates sum: write them again for the new content.
+    const storeDir = resolve(values.data);
+    const compute = await createLocalCompute({ dataDir: dirname(storeDir) });
+    try {
+      const again = await aggregateDataset(compute, dirname(storeDir), basename(storeDir), { levels: result.aggregateLevels });
+      if (again.damaged.length > 0) throw aggregationRefused(again);
+      console.log(`Aggregates rewritten: ${again.files} (levels ${again.levels.join(', ')}).`);
+    } finally {
+      await compute.close();
+    }
     return 0;
   },
 };

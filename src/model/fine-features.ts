@@ -1,0 +1,132 @@
+import { noiseField, type NoiseGrid } from './spatial-noise.js';
+
+/**
+ * What a street-level model resolves inside a street or a square and the stand-in's geometry alone does not, added to
+ * the per-cell features so that every cell has a series of its own, as in real model output:
+ *
+ * - distance to the nearest façade and which side of it the cell is on: in a street canyon the vortex carries the
+ *   street's emissions to the leeward façade (the one upwind of the cell) and flushes the windward one, so the local
+ *   increment depends on the cell's position across the street and on the wind sector;
+ * - slower wind along walls (friction), turbulence and gusts that vary from cell to cell;
+ * - spatially correlated noise a few metres long in every quantity (eddies shed by façade details, plume meander per
+ *   wind sector, trees and surface materials in the radiant load, local air-temperature anomalies).
+ *
+ * Every perturbation has mean ≈ 1 (factors) or 0 (offsets), so city-wide annual means stay where they were.
+ */
+
+/** How far the nearest façade is searched, metres; beyond it a cell counts as open. */
+const FACADE_REACH_M = 24;
+/** Strength of the canyon vortex: leeward cells at the wall of a deep canyon get up to +55 % of the local increment. */
+const VORTEX = 0.55;
+/** Correlation lengths of the noise, metres. */
+const EDDY_M = 4;
+const SURFACE_M = 6;
+const AIR_M = 8;
+
+/** Noise channels (each an independent field). */
+const CH = Object.freeze({ TURBULENCE: 0, BACKGROUND: 1, TA: 2, RADIANT: 3, PLUME: 100, WIND: 200 });
+
+/** Per-cell inputs the fine structure reads and the ones it adjusts in place. */
+export interface FineInputs {
+  readonly outdoor: Uint8Array;
+  /** Street-canyon index (≈ height/width), 0..3. */
+  readonly canyon: Float32Array;
+  /** Adjusted: pedestrian wind factor per cell and wind-from sector. */
+  readonly windFactor: Float32Array;
+  /** Adjusted: turbulence intensity. */
+  readonly turbulence: Float32Array;
+  /** Adjusted: background multiplier. */
+  readonly background: Float32Array;
+  /** Adjusted: air-temperature offset, K. */
+  readonly taOffset: Float32Array;
+}
+
+/** The features the fine structure adds. */
+export interface FineFeatures {
+  /** Multiplier of the local (traffic) pollution increment per cell and wind-from sector: [cell * sectors + sector]. */
+  readonly pollution: Float32Array;
+  /** Multiplier of the radiant load (Tmrt − Ta): trees, albedo, surface materials. */
+  readonly radiantGain: Float32Array;
+}
+
+/** The nearest façade of each outdoor cell: distance (m, `Infinity` beyond reach) and unit direction (east, north). */
+function nearestFacades(grid: NoiseGrid, outdoor: Uint8Array): { dist: Float32Array; du: Float32Array; dv: Float32Array } {
+  const { nx, ny, res } = grid;
+  const n = nx * ny;
+  const dist = new Float32Array(n).fill(Infinity);
+  const du = new Float32Array(n);
+  const dv = new Float32Array(n);
+  const reach = Math.max(1, Math.ceil(FACADE_REACH_M / res));
+  for (let row = 0; row < ny; row++) {
+    for (let col = 0; col < nx; col++) {
+      const i = row * nx + col;
+      if (!outdoor[i]) continue;
+      let best = Infinity;
+      let bc = 0;
+      let br = 0;
+      for (let dr = -reach; dr <= reach; dr++) {
+        const r = row + dr;
+        if (r < 0 || r >= ny) continue;
+        for (let dc = -reach; dc <= reach; dc++) {
+          const c = col + dc;
+          if (c < 0 || c >= nx || outdoor[r * nx + c]) continue;
+          const d = dr * dr + dc * dc;
+          if (d < best) {
+            best = d;
+            bc = dc;
+            br = dr;
+          }
+        }
+      }
+      if (best === Infinity) continue;
+      const len = Math.sqrt(best);
+      // Distance to the façade itself: the building cell's centre minus half a cell.
+      dist[i] = Math.max(0, (len - 0.5) * res);
+      du[i] = bc / len;
+      dv[i] = -br / len; // rows run southwards
+    }
+  }
+  return { dist, du, dv };
+}
+
+/** Adds the fine structure to `fx` (adjusting its wind, turbulence, background and temperature in place). */
+export function addFineStructure(grid: NoiseGrid, seed: number, fx: FineInputs): FineFeatures {
+  const n = grid.nx * grid.ny;
+  const sectors = fx.windFactor.length / n;
+  const shared = (size: number) => new Float32Array(new SharedArrayBuffer(size * 4));
+  const pollution = shared(n * sectors).fill(1);
+  const radiantGain = shared(n).fill(1);
+  const facades = nearestFacades(grid, fx.outdoor);
+  const field = (channel: number, length: number) => noiseField(grid, seed, channel, length);
+  const turbulence = field(CH.TURBULENCE, EDDY_M);
+  const background = field(CH.BACKGROUND, AIR_M);
+  const ta = field(CH.TA, AIR_M);
+  const radiant = field(CH.RADIANT, SURFACE_M);
+  for (let i = 0; i < n; i++) {
+    if (!fx.outdoor[i]) continue;
+    fx.turbulence[i] = Math.max(0.15, fx.turbulence[i] + 0.03 * turbulence[i]);
+    fx.background[i] *= 1 + 0.03 * background[i];
+    fx.taOffset[i] += 0.3 * ta[i];
+    radiantGain[i] = Math.max(0.7, 1 + 0.06 * radiant[i]);
+  }
+  for (let s = 0; s < sectors; s++) {
+    const theta = (s * 2 * Math.PI) / sectors; // the direction the wind comes from, clockwise from north
+    const fromU = Math.sin(theta);
+    const fromV = Math.cos(theta);
+    const plume = field(CH.PLUME + s, EDDY_M);
+    const eddy = field(CH.WIND + s, EDDY_M);
+    for (let i = 0; i < n; i++) {
+      if (!fx.outdoor[i]) continue;
+      const d = facades.dist[i];
+      const k = i * sectors + s;
+      // Leeward (> 0) when the nearest façade lies upwind of the cell.
+      const leeward = facades.du[i] * fromU + facades.dv[i] * fromV;
+      const depth = Math.min(1, fx.canyon[i] / 1.2);
+      const vortex = 1 + VORTEX * depth * Math.exp(-d / 6) * leeward;
+      pollution[k] = Math.max(0.3, vortex * (1 + 0.15 * plume[i]));
+      const friction = 0.75 + 0.25 * Math.min(1, d / 5);
+      fx.windFactor[k] *= Math.max(0.3, friction * (1 + 0.12 * eddy[i]));
+    }
+  }
+  return { pollution, radiantGain };
+}
