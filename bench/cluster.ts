@@ -1,22 +1,22 @@
 /**
- * `npm run bench -- cluster`: the compute cluster on NATS JetStream against the local pool, on one machine, in one run
- * (a local nats-server with JetStream, `svc worker` child processes with `--threads 1` each; the 1 m benchmark block of
- * data/bench, generated when missing, shared with the query benchmark).
+ * `npm run bench -- cluster`: the compute cluster on NATS JetStream against the local pool, in one run (a local
+ * nats-server with JetStream, `svc worker --threads 1` child processes; the 1 m benchmark block of data/bench with its
+ * stored aggregates, generated when missing, shared with the query benchmark).
  *
  * - precompute throughput: every chunk row of bench_1m as `precompute-row` tasks, in cell-hours per wall second: a
- *   local pool of 1 and of 2 threads, then 1 worker process and 2 worker processes in alternating rounds (the second
- *   worker started and stopped each round), so a burst of load from elsewhere falls on both sides of the ratio;
- * - per-task overhead: a cold point and a cold 50 m radius query (nothing cached by the service; the statistics
- *   computed from the chunks) through the local pool of 2 threads and through the NATS facade with 2 workers, split
- *   into as many accumulate tasks as there are threads on both sides. The two run in pairs, local then NATS, and the
- *   overhead is the median of the pairs' differences (with its quartiles), so drift of the shared machine cancels.
- * The machine has 2 cores shared with other work: the load average before and after is recorded with the figures,
- * and CPU seconds of the computing processes (this one for the local pool, the workers' from /proc) beside wall time.
+ *   local pool of 1 and of 2 threads, then 1, 2, … worker processes (`BENCH_CLUSTER_WORKERS`, default `1,2`; a
+ *   machine with more cores: `1,2,4,8`), workers added one configuration after the other, each warmed up by a pass;
+ * - where the CPU goes: CPU seconds per precompute task and per cold 50 m radius query in the API node (this
+ *   process), in nats-server and in the workers (/proc), and from them the scaling ceiling — how many single-thread
+ *   workers one API node and one nats-server keep busy before either needs a whole core. On 2 cores this is what the
+ *   machine can show: the ceiling does not depend on having the cores to reach it;
+ * - per-task overhead: cold point and cold 50 m radius queries (nothing cached by the service) through the local pool
+ *   of 2 threads and through NATS with 2 workers, in pairs, local then NATS; the overhead is the median of the pairs'
+ *   differences (with its quartiles), so drift of a shared machine cancels.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { access } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createNatsCompute } from '../src/cluster/nats-compute.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';
@@ -30,85 +30,49 @@ import { generatePreset } from '../src/model/generate.js';
 import { BENCH_RECT } from '../src/model/presets.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
-import type { BenchResult } from './registry.js';
+import { cpuOf, cpuSplit, scalingCeiling, startWorker, stopWorker, type CpuSplit } from './cluster-processes.js';
 import { startBenchNats } from './loopback-nats.js';
+import type { BenchResult } from './registry.js';
 import { median, percentile } from './timing.js';
 
 const DATASET = 'bench_1m';
 const LIMITS = { ackWaitMs: 30_000, maxDeliver: 3 };
-/** Targets: 2 workers ≥ 1.8 × 1 worker; NATS adds ≤ 10 % to a cold 50 m radius query and ≤ 2 ms to a cold point. */
-const TARGET_SCALING = 1.8;
-
-/** Starts `svc worker --threads 1`; resolves once it is connected to NATS. */
-async function startWorker(url: string, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'svc.js'), 'worker', '--nats', url, '--data', dataDir, '--threads', '1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, SVC_NATS_ACK_WAIT_MS: String(LIMITS.ackWaitMs) },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      seen += d.toString();
-      if (seen.includes('"msg":"connected to NATS"')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`svc worker exited (${code}): ${seen}`)));
-  });
-  return child;
-}
-
-async function stopWorker(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-/** CPU seconds used so far by the processes `pids` (user + system, from /proc; 0 where it is not readable). */
-function cpuOf(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Not on Linux: CPU figures of workers stay 0.
-    }
-  }
-  return ticks / 100;
-}
-
+/** Target: one API node and one nats-server keep at least this many single-thread workers busy. */
+const TARGET_CEILING = 32;
 /** Passes over every row per configuration; the median pass is reported. */
-const PASSES = 5;
-/** Pairs of cold queries (local, then NATS) for a point and for a 50 m radius. */
-const POINT_PAIRS = 101;
-const RADIUS_PAIRS = 15;
+const PASSES = Number(process.env.BENCH_CLUSTER_PASSES ?? 3);
+/** Pairs of cold queries (local, then NATS) for a point and for a 50 m radius; radius queries for CPU accounting. */
+const POINT_PAIRS = 51;
+const RADIUS_PAIRS = 9;
+const RADIUS_CPU_QUERIES = 8;
 
-/** One pass over every row of the dataset through `compute`, every row queued at once. */
-async function onePass(compute: PlannedCompute, rows: number, pids: readonly number[]): Promise<Pass> {
-  const cpu0 = cpuOf(pids);
-  const t0 = performance.now();
-  const values = await Promise.all(Array.from({ length: rows }, (_, r) => compute.precomputeRow(DATASET, r)));
-  return { wallS: (performance.now() - t0) / 1e3, cpuS: cpuOf(pids) - cpu0, cells: values.reduce((n, v) => n + v.cellsComputed, 0) };
-}
-
-/**
- * A warm-up over `warm` rows (rows repeat): kernels loaded, the dataset open and the code compiled in every thread and
- * process. A full pass at least: a worker measured after a few rows only is still slower per task, which inflates the
- * speed-up of the configuration measured after it.
- */
-async function warmUp(compute: PlannedCompute, rows: number, warm: number): Promise<void> {
-  await Promise.all(Array.from({ length: warm }, (_, r) => compute.precomputeRow(DATASET, r % rows)));
-}
-
-/** The median pass (wall and CPU seconds taken separately) of `passes`. */
-function medianPass(passes: readonly Pass[]): Pass {
-  return { wallS: median(passes.map((p) => p.wallS)), cpuS: median(passes.map((p) => p.cpuS)), cells: passes[0]!.cells };
-}
-
-/** One measured configuration: wall and CPU seconds of a pass (CPU of the computing processes). */
+/** One measured pass over every row: wall seconds, CPU seconds of the computing processes, cells computed. */
 interface Pass {
   readonly wallS: number;
   readonly cpuS: number;
   readonly cells: number;
+  readonly split?: CpuSplit;
+}
+
+/** One pass over every row of the dataset through `compute`, every row queued at once. */
+async function onePass(compute: PlannedCompute, rows: number): Promise<{ wallS: number; cells: number }> {
+  const t0 = performance.now();
+  const values = await Promise.all(Array.from({ length: rows }, (_, r) => compute.precomputeRow(DATASET, r)));
+  return { wallS: (performance.now() - t0) / 1e3, cells: values.reduce((n, v) => n + v.cellsComputed, 0) };
+}
+
+/** A full pass: kernels loaded, the dataset open and the code compiled in every thread and process. */
+async function warmUp(compute: PlannedCompute, rows: number): Promise<void> {
+  await Promise.all(Array.from({ length: rows }, (_, r) => compute.precomputeRow(DATASET, r)));
+}
+
+/** The median pass (each figure taken separately) of `passes`. */
+function medianPass(passes: readonly Pass[]): Pass {
+  const m = (f: (p: Pass) => number) => median(passes.map(f));
+  const split = passes[0]!.split
+    ? { apiNode: m((p) => p.split!.apiNode), nats: m((p) => p.split!.nats), workers: m((p) => p.split!.workers) }
+    : undefined;
+  return { wallS: m((p) => p.wallS), cpuS: m((p) => p.cpuS), cells: passes[0]!.cells, ...(split ? { split } : {}) };
 }
 
 /** Milliseconds of `a` and of `b` run in `n` pairs, `a` first in each. */
@@ -135,13 +99,21 @@ function pairedFigures(runs: { a: number[]; b: number[] }) {
   };
 }
 
+/** Worker counts to measure (`BENCH_CLUSTER_WORKERS`, ascending, 2 always among them for the query pairs). */
+function workerCounts(): number[] {
+  const asked = (process.env.BENCH_CLUSTER_WORKERS ?? '1,2').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return [...new Set([...asked, 2])].sort((a, b) => a - b);
+}
+
+const ms = (s: number) => Number((s * 1e3).toFixed(2));
+
 /** Runs the cluster benchmark. */
 export async function run(): Promise<BenchResult> {
   const dataDir = join(PROJECT_ROOT, 'data', 'bench');
   try {
     await access(join(dataDir, DATASET, MANIFEST_FILE));
   } catch {
-    console.log('Generating the 1 m benchmark block (once)…');
+    console.log('Generating the 1 m benchmark block and its aggregates (once)…');
     await generatePreset({ preset: 'bench', outDir: dataDir, seed: 1 });
   }
   const ds = await computeDataset(dataDir, DATASET);
@@ -151,60 +123,58 @@ export async function run(): Promise<BenchResult> {
   const pointQuery = { dataset: DATASET, lat: roundCoord(lat), lon: roundCoord(lon) };
   const radiusQuery = { ...pointQuery, radius_m: 50 };
   const loadBefore = loadavg().map((v) => Number(v.toFixed(2)));
+  const counts = workerCounts();
 
   const throughput: Record<string, Pass> = {};
-  const local1 = await createLocalCompute({ dataDir, threads: 1 });
-  try {
-    await warmUp(local1, rows, rows);
-    const passes: Pass[] = [];
-    for (let i = 0; i < PASSES; i++) passes.push(await onePass(local1, rows, [process.pid]));
-    throughput['local pool, 1 thread'] = medianPass(passes);
-  } finally {
-    await local1.close();
+  for (const threads of [1, 2]) {
+    const local = await createLocalCompute({ dataDir, threads });
+    try {
+      await warmUp(local, rows);
+      const passes: Pass[] = [];
+      for (let i = 0; i < PASSES; i++) {
+        const cpu0 = cpuOf([process.pid]);
+        const pass = await onePass(local, rows);
+        passes.push({ ...pass, cpuS: cpuOf([process.pid]) - cpu0 });
+      }
+      throughput[`local pool, ${threads} thread${threads > 1 ? 's' : ''}`] = medianPass(passes);
+    } finally {
+      await local.close();
+    }
   }
+
   const local = await createLocalCompute({ dataDir, threads: 2 });
   const nats = await startBenchNats(LIMITS);
   const link = ClusterLink.start({ url: nats.url, name: 'bench-coordinator', ...LIMITS });
   await link.ready();
   const queue = new NatsTaskQueue({ link, defaultTimeoutMs: 600_000 });
-  const first = await startWorker(nats.url, dataDir);
-  let second: ChildProcess | undefined;
+  const workers: ChildProcess[] = [];
+  const pids = () => workers.map((w) => w.pid!);
   let point: ReturnType<typeof pairedFigures>;
   let radius50: ReturnType<typeof pairedFigures>;
-  const ratios: number[] = [];
+  let radiusCpu: CpuSplit;
   try {
-    await warmUp(local, rows, rows);
-    const passes: Pass[] = [];
-    for (let i = 0; i < PASSES; i++) passes.push(await onePass(local, rows, [process.pid]));
-    throughput['local pool, 2 threads'] = medianPass(passes);
-
-    // 1 worker and 2 workers in alternating rounds: the second worker is started and stopped each round.
-    const one = createNatsCompute({ queue, dataDir, split: 1 });
-    const two = createNatsCompute({ queue, dataDir, split: 2 });
-    await warmUp(one, rows, 2 * rows);
-    const onePasses: Pass[] = [];
-    const twoPasses: Pass[] = [];
-    for (let round = 0; round < PASSES; round++) {
-      onePasses.push(await onePass(one, rows, [first.pid!]));
-      second = await startWorker(nats.url, dataDir);
-      await warmUp(two, rows, rows);
-      twoPasses.push(await onePass(two, rows, [first.pid!, second.pid!]));
-      ratios.push(onePasses[round]!.wallS / twoPasses[round]!.wallS);
-      if (round < PASSES - 1) {
-        await stopWorker(second);
-        second = undefined;
+    for (const n of counts) {
+      while (workers.length < n) workers.push(await startWorker(nats.url, dataDir, LIMITS.ackWaitMs));
+      const compute = createNatsCompute({ queue, dataDir, split: n });
+      await warmUp(compute, rows);
+      const passes: Pass[] = [];
+      for (let i = 0; i < PASSES; i++) {
+        let pass = { wallS: 0, cells: 0 };
+        const split = await cpuSplit(nats.pid, pids(), async () => { pass = await onePass(compute, rows); });
+        passes.push({ ...pass, cpuS: split.workers, split });
       }
+      throughput[`${n} worker process${n > 1 ? 'es' : ''} (--threads 1)`] = medianPass(passes);
     }
-    throughput['1 worker process (--threads 1)'] = medianPass(onePasses);
-    throughput['2 worker processes (--threads 1)'] = medianPass(twoPasses);
-
-    // Cold queries in pairs, local pool then NATS with 2 workers.
+    while (workers.length > 2) await stopWorker(workers.pop()!);
+    const two = createNatsCompute({ queue, dataDir, split: 2 });
     for (const query of [pointQuery, radiusQuery, pointQuery, radiusQuery]) await Promise.all([local.computeStats(query), two.computeStats(query)]);
+    radiusCpu = await cpuSplit(nats.pid, pids(), async () => {
+      for (let i = 0; i < RADIUS_CPU_QUERIES; i++) await two.computeStats(radiusQuery);
+    });
     point = pairedFigures(await timePairs(POINT_PAIRS, () => local.computeStats(pointQuery), () => two.computeStats(pointQuery)));
     radius50 = pairedFigures(await timePairs(RADIUS_PAIRS, () => local.computeStats(radiusQuery), () => two.computeStats(radiusQuery)));
   } finally {
-    if (second) await stopWorker(second);
-    await stopWorker(first);
+    for (const w of workers) await stopWorker(w);
     queue.close();
     await link.close();
     await nats.stop();
@@ -212,21 +182,34 @@ export async function run(): Promise<BenchResult> {
   }
   const loadAfter = loadavg().map((v) => Number(v.toFixed(2)));
 
+  const names = Object.keys(throughput);
   const rate = (t: Pass) => (t.cells * hours) / t.wallS;
   const perCpu = (t: Pass) => (t.cpuS > 0 ? Number(((t.cells * hours) / t.cpuS / 1e6).toFixed(1)) : '');
-  const names = Object.keys(throughput);
-  const pct = (ms: number) => Number(((ms / radius50!.local) * 100).toFixed(1));
+  const single = throughput[names.find((k) => k.startsWith('1 worker'))!]!;
+  const perTask = (t: Pass): CpuSplit => ({ apiNode: t.split!.apiNode / rows, nats: t.split!.nats / rows, workers: t.split!.workers / rows });
+  const clusterNames = names.filter((k) => throughput[k]!.split);
+  const taskCpu = perTask(single);
+  const taskCeiling = scalingCeiling(taskCpu);
+  const queryCpu: CpuSplit = { apiNode: radiusCpu!.apiNode / RADIUS_CPU_QUERIES, nats: radiusCpu!.nats / RADIUS_CPU_QUERIES, workers: radiusCpu!.workers / RADIUS_CPU_QUERIES };
+  const queryCeiling = scalingCeiling(queryCpu);
+  const pct = (v: number) => Number(((v / radius50!.local) * 100).toFixed(1));
+  const cores = availableParallelism();
   const figures = {
-    cells: throughput[names[0]!]!.cells,
+    cores,
+    cells: single.cells,
     chunk_rows: rows,
     precompute_mcell_hours_per_s: Object.fromEntries(names.map((k) => [k, Number((rate(throughput[k]!) / 1e6).toFixed(1))])),
     precompute_mcell_hours_per_cpu_s: Object.fromEntries(names.map((k) => [k, perCpu(throughput[k]!)])),
-    /** Median over the alternating rounds of (1-worker pass wall time / 2-worker pass wall time). */
-    two_workers_vs_one: Number(median(ratios).toFixed(2)),
-    two_workers_vs_one_rounds: ratios.map((r) => Number(r.toFixed(2))),
+    /** Wall-time speed-up of n workers over 1 worker, per configuration. */
+    workers_speedup: Object.fromEntries(clusterNames.map((k) => [k, Number((single.wallS / throughput[k]!.wallS).toFixed(2))])),
+    precompute_task_cpu_ms: { api_node: ms(taskCpu.apiNode), nats_server: ms(taskCpu.nats), worker: ms(taskCpu.workers) },
+    precompute_scaling_ceiling: Math.floor(taskCeiling.ceiling),
+    precompute_ceiling_by: { api_node: Math.floor(taskCeiling.apiNode), nats_server: Math.floor(taskCeiling.nats) },
+    radius50_query_cpu_ms: { api_node: ms(queryCpu.apiNode), nats_server: ms(queryCpu.nats), workers: ms(queryCpu.workers) },
+    radius50_scaling_ceiling: Math.floor(queryCeiling.ceiling),
+    radius50_ceiling_by: { api_node: Math.floor(queryCeiling.apiNode), nats_server: Math.floor(queryCeiling.nats) },
     cold_point_ms: { local: point!.local, nats: point!.nats, pairs: POINT_PAIRS },
     cold_radius50_ms: { local: radius50!.local, nats: radius50!.nats, pairs: RADIUS_PAIRS },
-    /** Median of the paired differences (NATS − local), with their quartiles. */
     nats_added_point_ms: point!.added,
     nats_added_point_ms_quartiles: [point!.added_q1, point!.added_q3],
     nats_added_radius50_pct: pct(radius50!.added),
@@ -234,26 +217,27 @@ export async function run(): Promise<BenchResult> {
     load_average_before: loadBefore,
     load_average_after: loadAfter,
   };
+  const row = (k: string) => ({
+    case: `precompute: ${k}`, 'wall s': Number(throughput[k]!.wallS.toFixed(2)),
+    'M cell-hours/s': Number((rate(throughput[k]!) / 1e6).toFixed(1)), 'M cell-hours/CPU-s': perCpu(throughput[k]!),
+    'speed-up': figures.workers_speedup[k] ?? '',
+  });
   return {
     name: 'cluster',
-    title: `Compute over NATS JetStream against the local pool (${DATASET}, ${figures.cells} cells, ${rows} chunk rows)`,
-    columns: ['case', 'wall s', 'M cell-hours/s', 'M cell-hours/CPU-s', 'cold point ms', 'cold 50 m ms'],
-    rows: [
-      ...names.map((k) => ({
-        case: `precompute: ${k}`, 'wall s': Number(throughput[k]!.wallS.toFixed(2)),
-        'M cell-hours/s': Number((rate(throughput[k]!) / 1e6).toFixed(1)), 'M cell-hours/CPU-s': perCpu(throughput[k]!),
-        'cold point ms': '', 'cold 50 m ms': '',
-      })),
-      { case: 'queries: local pool, 2 threads', 'wall s': '', 'M cell-hours/s': '', 'M cell-hours/CPU-s': '', 'cold point ms': figures.cold_point_ms.local, 'cold 50 m ms': figures.cold_radius50_ms.local },
-      { case: 'queries: NATS, 2 workers × 1 thread', 'wall s': '', 'M cell-hours/s': '', 'M cell-hours/CPU-s': '', 'cold point ms': figures.cold_point_ms.nats, 'cold 50 m ms': figures.cold_radius50_ms.nats },
-    ],
+    title: `Compute over NATS JetStream against the local pool (${DATASET}, ${figures.cells} cells, ${rows} chunk rows, ${cores} cores)`,
+    columns: ['case', 'wall s', 'M cell-hours/s', 'M cell-hours/CPU-s', 'speed-up'],
+    rows: names.map(row),
     notes: [
-      `2 workers vs 1: ${figures.two_workers_vs_one}× (target ≥ ${TARGET_SCALING}×).`,
-      `2 workers vs 1 per round: ${figures.two_workers_vs_one_rounds.join(', ')}.`,
-      `NATS adds ${figures.nats_added_point_ms} ms to a cold point (median of ${POINT_PAIRS} paired differences, quartiles ` +
-        `${figures.nats_added_point_ms_quartiles.join('–')} ms; target ≤ 2 ms) and ${figures.nats_added_radius50_pct} % to a ` +
-        `cold 50 m radius (${RADIUS_PAIRS} pairs, quartiles ${figures.nats_added_radius50_pct_quartiles.join('–')} %; target ≤ 10 %).`,
-      `Load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}: the 2 cores are shared, so scaling is bounded by what other processes leave.`,
+      `CPU per precompute task (a chunk row): API node ${figures.precompute_task_cpu_ms.api_node} ms, nats-server ` +
+        `${figures.precompute_task_cpu_ms.nats_server} ms, worker ${figures.precompute_task_cpu_ms.worker} ms -> scaling ceiling ` +
+        `${figures.precompute_scaling_ceiling} workers (target >= ${TARGET_CEILING}).`,
+      `CPU per cold 50 m radius query (2 accumulate tasks + finalize): API node ${figures.radius50_query_cpu_ms.api_node} ms, ` +
+        `nats-server ${figures.radius50_query_cpu_ms.nats_server} ms, workers ${figures.radius50_query_cpu_ms.workers} ms -> ` +
+        `scaling ceiling ${figures.radius50_scaling_ceiling} workers (target >= ${TARGET_CEILING}).`,
+      `Cold point: local ${point!.local} ms, NATS ${point!.nats} ms (adds ${point!.added} ms, quartiles ` +
+        `${figures.nats_added_point_ms_quartiles.join('–')}); cold 50 m radius: local ${radius50!.local} ms, NATS ` +
+        `${radius50!.nats} ms (adds ${figures.nats_added_radius50_pct} %, quartiles ${figures.nats_added_radius50_pct_quartiles.join('–')} %).`,
+      `Load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}; ${cores} cores.`,
     ],
     figures,
   };

@@ -6,10 +6,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LAMBERT72_PROJ4 } from '../src/store/crs.js';
-import type { DatasetSpec, HourlyField } from '../src/store/dataset-types.js';
+import type { DatasetSpec } from '../src/store/dataset-types.js';
 import { openDataset } from '../src/store/zarr-reader.js';
 import { writeDataset } from '../src/store/zarr-writer.js';
-import { BENCH_CHUNK } from './data-fields.js';
+import { BENCH_CHUNK, type FieldChunk } from './data-fields.js';
 
 /** Total size of the files under `dir`. */
 async function sizeOf(dir: string): Promise<number> {
@@ -20,47 +20,35 @@ async function sizeOf(dir: string): Promise<number> {
   return total;
 }
 
-/** Writes `chunks` (even: NO2, odd: wind) as a dataset at `dir`; each pass reads them all back through a reader. */
+/** Writes `chunks` (every field at each position, in order) as a dataset at `dir`; each pass reads them all back. */
 export async function prepareReader(
-  chunks: readonly Int16Array[],
+  chunks: readonly FieldChunk[],
   dir: string,
 ): Promise<{ ratio: number; pass: () => Promise<void>; syncPass: () => Promise<void> }> {
   const { hours, rows, cols } = BENCH_CHUNK;
-  const perField = chunks.length / 2;
-  const side = Math.ceil(Math.sqrt(perField));
+  const fields = [...new Set(chunks.map((c) => c.field))];
+  const positions = chunks.length / fields.length;
   const spec: DatasetSpec = {
     attrs: {
       dataset: 'bench_codecs', title: 'codec benchmark', crs_epsg: 31370, crs_proj4: LAMBERT72_PROJ4, resolution_m: 1,
       reference_year: 2023, timezone: 'Europe/Brussels', generated_utc: new Date().toISOString(),
-      content_version: 'bench', fields: ['no2', 'ucomfort'], attribution: 'benchmark',
+      content_version: 'bench', fields, attribution: 'benchmark',
     },
-    grid: { crs_epsg: 31370, resolution_m: 1, nx: side * cols, ny: Math.ceil(perField / side) * rows, x0: 150000.5, y0: 170000.5 },
+    grid: { crs_epsg: 31370, resolution_m: 1, nx: positions * cols, ny: rows, x0: 150000.5, y0: 170000.5 },
     hours,
     chunk: { hours, rows, cols },
   };
-  const place = (i: number) => ({ field: (i % 2 === 0 ? 'no2' : 'ucomfort') as HourlyField, r: Math.floor((i >> 1) / side), c: (i >> 1) % side });
-  const chunkRows = spec.grid.ny / rows;
+  const place = (i: number) => ({ field: chunks[i].field, c: Math.floor(i / fields.length) });
   await writeDataset(dir, spec, async (writer) => {
     await writer.writeStatic('outdoor', new Uint8Array(spec.grid.nx * spec.grid.ny).fill(1));
     await writer.writeStatic('building_height', new Float32Array(spec.grid.nx * spec.grid.ny));
-    for (let i = 0; i < chunks.length; i++) {
-      const { field, r, c } = place(i);
-      await writer.writeChunk(field, r, c, chunks[i]);
-    }
-    // Cells of the chunk grid beyond the benchmark chunks (when the count is not square) are filled with copies.
-    for (let i = chunks.length; i < 2 * side * chunkRows; i++) {
-      const { field, r, c } = place(i);
-      await writer.writeChunk(field, r, c, chunks[i % chunks.length]);
-    }
+    for (let i = 0; i < chunks.length; i++) await writer.writeChunk(chunks[i].field, 0, place(i).c, chunks[i].data);
   });
   const readers = [await openDataset(dir), await openDataset(dir, { syncReads: true })];
   const passOf = (reader: (typeof readers)[number]) => async () => {
-    for (let i = 0; i < chunks.length; i++) {
-      const { field, r, c } = place(i);
-      await reader.readChunk(field, r, c);
-    }
+    for (let i = 0; i < chunks.length; i++) await reader.readChunk(chunks[i].field, 0, place(i).c);
   };
-  const stored = (await sizeOf(join(dir, 'no2'))) + (await sizeOf(join(dir, 'ucomfort')));
-  const allChunksBytes = 2 * side * chunkRows * hours * rows * cols * 2;
-  return { ratio: allChunksBytes / stored, pass: passOf(readers[0]), syncPass: passOf(readers[1]) };
+  let stored = 0;
+  for (const field of fields) stored += await sizeOf(join(dir, field));
+  return { ratio: (chunks.length * hours * rows * cols * 2) / stored, pass: passOf(readers[0]), syncPass: passOf(readers[1]) };
 }

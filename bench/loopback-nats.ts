@@ -10,6 +10,8 @@ import { startNatsServer } from '../test/cluster/support/nats-server.js';
 export interface BenchNats {
   /** `nats://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The server's process id (its CPU time is read from /proc). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -19,5 +21,5 @@ export async function startBenchNats(limits: { ackWaitMs: number; maxDeliver: nu
   const probe = ClusterLink.start({ url: server.url, name: 'bench-probe', ...limits, retryMs: 50 });
   await probe.ready();
   await probe.close();
-  return { url: server.url, stop: () => server.dispose() };
+  return { url: server.url, pid: server.pid()!, stop: () => server.dispose() };
 }

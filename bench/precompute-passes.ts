@@ -75,8 +75,8 @@ export interface StageSplit {
 
 /**
  * The precompute kernel's path replayed stage by stage on this thread, as precompute-row.ts runs it: blocking read of
- * each stored frame (with its check against the chunk manifest), zstd + unshuffle into kernel memory, the kernel, and
- * publishing the grid values. Needs every field stored with the default codecs.
+ * each stored frame into a reused buffer (with its check against the chunk manifest), zstd + unshuffle into kernel
+ * memory, the kernel, and publishing the grid values. Needs every field stored with a direct decode path.
  */
 export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
   const kernel = await loadPrecomputeKernel();
@@ -85,6 +85,9 @@ export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
   const split: StageSplit = { read: 0, decode: 0, kernel: 0, publish: 0 };
   const grids = emptyGrids(chunk.rows * chunk.cols);
   const mask = new Uint8Array(chunk.rows * chunk.cols);
+  // One read buffer reused for every frame, as compute threads reuse theirs (kernel-run.ts).
+  let reused = new Uint8Array(0);
+  const buffer = (size: number) => (reused.length >= size ? reused : (reused = new Uint8Array(size)));
   kernel.begin(hours, fields, datasetEncodings(ds), ds.calendar);
   let t = cpuSeconds();
   const lap = (stage: keyof StageSplit): void => {
@@ -104,9 +107,9 @@ export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
       t = cpuSeconds();
       for (const field of fields) {
         if (!ds.directFields.has(field)) throw new Error(`Field ${field} is not stored with the default codecs.`);
-        const frame = await reader.readStoredChunk(field, chunkRow, chunkCol);
+        const frame = await reader.readStoredChunk(field, chunkRow, chunkCol, { buffer });
         lap('read');
-        kernel.loadShuffledChunk(field, mask.length, frame);
+        kernel.loadShuffledChunk(field, mask.length, frame, ds.directFields.get(field));
         lap('decode');
       }
       const results = kernel.run(mask);

@@ -13,7 +13,7 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { getCity } from '../src/cities/catalog.js';
-import { computeDataset, type ComputeDataset } from '../src/compute/dataset-cache.js';
+import { openComputeDataset, type ComputeDataset } from '../src/compute/dataset-cache.js';
 import { generatePreset } from '../src/model/generate.js';
 import type { Preset } from '../src/model/presets.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
@@ -45,7 +45,8 @@ async function openOrGenerate(dir: string, dataset: string, preset: Preset): Pro
     console.log(`Generating ${dataset} into ${dir} (once)…`);
     await generatePreset({ preset, outDir: dir, seed: 1, datasets: [dataset] });
   }
-  return computeDataset(dir, dataset);
+  // Blocking reads, as in a compute thread: the one-thread passes replay a compute thread's work on this thread.
+  return openComputeDataset(dir, dataset, { syncReads: true });
 }
 
 const mch = (cells: number, hours: number, cpuS: number): number => (cells * hours) / cpuS / 1e6;

@@ -15,7 +15,7 @@ import { chunkEntry, type ManifestEntry } from '../store/chunk-manifest.js';
 import { zstdCompress } from '../store/codec-zstd.js';
 import { recordsDigest, readerEncodings } from './aggregate-records.js';
 import type { ComputeDataset } from './dataset-cache.js';
-import { blockSelections, chunkKeys, datasetEncodings, loadChunk, readAhead } from './kernel-run.js';
+import { blockSelections, chunkKeys, datasetEncodings, loadChunk, readFrames } from './kernel-run.js';
 import { REC } from './kernel-layout.js';
 import type { StatsKernel } from './stats-kernel.js';
 
@@ -49,7 +49,7 @@ export async function aggregateBlock(ds: ComputeDataset, kernel: StatsKernel, ta
   const top: AggregateRef = { level: task.levels[task.levels.length - 1], blockRow: task.blockRow, blockCol: task.blockCol };
   const selections = blockSelections(ds, [top], true);
   const begin = () => kernel.begin(reader.hours, reader.fields, datasetEncodings(ds), ds.calendar);
-  const frames = readAhead(ds, chunkKeys(ds, selections));
+  const frames = readFrames(ds, chunkKeys(ds, selections), 0);
   const perChunk = new Map<string, { records: Uint32Array; cells: number }>();
   const damaged: string[] = [];
   for (const sel of selections) {

@@ -102,10 +102,13 @@ export function referenceOptions(ds: ComputeDataset): StatisticsOptions {
   };
 }
 
-async function open(dataDir: string, id: string): Promise<ComputeDataset> {
-  // Synchronous whole-file reads in compute threads, which have nothing else to do while they wait
-  // (docs/benchmarks.md); the main thread (which plans samples) serves HTTP and must never block on a read.
-  const reader = await openDataset(locationJoin(dataDir, id), { syncReads: !isMainThread });
+/**
+ * Opens dataset `id` under `dataDir` as a compute thread sees it, uncached. Reads are synchronous in compute threads,
+ * which have nothing else to do while they wait (docs/benchmarks.md); the main thread (which plans samples) serves
+ * HTTP and must never block on a read — unless `syncReads` says otherwise (a benchmark replaying a thread's work).
+ */
+export async function openComputeDataset(dataDir: string, id: string, options: { syncReads?: boolean } = {}): Promise<ComputeDataset> {
+  const reader = await openDataset(locationJoin(dataDir, id), { syncReads: options.syncReads ?? !isMainThread });
   if (reader.attrs.dataset !== id) {
     throw new DamagedDataError(`Dataset '${id}' is damaged: its directory holds dataset '${reader.attrs.dataset}'.`, {
       dataset: id, path: reader.dir,
@@ -158,7 +161,7 @@ export function computeDataset(dataDir: string, id: string): Promise<ComputeData
   const key = `${dataDir}\u0000${id}`;
   let entry = cache.get(key);
   if (!entry) {
-    entry = open(dataDir, id);
+    entry = openComputeDataset(dataDir, id);
     entry.catch(() => cache.delete(key));
     cache.set(key, entry);
   }

@@ -6,7 +6,7 @@
  * (precompute-row-per-cell.ts), bit for bit.
  */
 import type { ComputeDataset } from './dataset-cache.js';
-import { chunkKeys, datasetEncodings, loadChunk, readAhead } from './kernel-run.js';
+import { chunkKeys, datasetEncodings, loadChunk, readFrames } from './kernel-run.js';
 import { CR } from './precompute-layout.js';
 import type { PrecomputeKernel } from './precompute-kernel.js';
 import { emptyGrids, publishCell } from './precompute-publish.js';
@@ -38,7 +38,7 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
     }
     if (selected > 0) selections.push({ chunkRow, chunkCol, mask });
   }
-  const frames = readAhead(ds, chunkKeys(ds, selections));
+  const frames = readFrames(ds, chunkKeys(ds, selections), 0);
   let cellsComputed = 0;
   for (const sel of selections) {
     const { chunkCol, mask } = sel;

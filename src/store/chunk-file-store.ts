@@ -4,10 +4,11 @@
  * `read` into an exactly sized buffer (`npm run bench -- data` shows the difference). Compute threads, where blocking
  * is harmless, can read synchronously and skip the thread pool altogether.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import FileSystemStore from '@zarrita/storage/fs';
+import type { KeyReadOptions } from './manifest-store.js';
 
 type Key = Parameters<FileSystemStore['get']>[0];
 
@@ -36,8 +37,10 @@ export class ChunkFileStore extends FileSystemStore {
     this.#expectedSize = options.expectedSize;
   }
 
-  override async get(key: Key): Promise<Uint8Array | undefined> {
+  override async get(key: Key, options?: KeyReadOptions): Promise<Uint8Array | undefined> {
     const path = join(this.root, key.slice(1));
+    const expected = this.#expectedSize?.(key.slice(1));
+    if (this.#sync && expected !== undefined) return readExpectedSync(path, expected, options?.buffer);
     if (this.#sync) {
       try {
         const buf = readFileSync(path);
@@ -52,8 +55,7 @@ export class ChunkFileStore extends FileSystemStore {
       throw err;
     });
     if (!handle) return undefined;
-    const expected = this.#expectedSize?.(key.slice(1));
-    if (expected !== undefined) return readExpected(handle, expected);
+    if (expected !== undefined) return readExpected(handle, expected, options?.buffer);
     try {
       const { size } = await handle.stat();
       // A dedicated zero-offset buffer, so codecs can lay typed views of any element size over it.
@@ -71,10 +73,38 @@ export class ChunkFileStore extends FileSystemStore {
   }
 }
 
-/** Reads up to `expected` + 1 bytes from offset 0 and closes the file without waiting for it. */
-async function readExpected(handle: FileHandle, expected: number): Promise<Uint8Array> {
+/** A buffer of `size` bytes: the caller's, or fresh memory with its own zero-offset ArrayBuffer. */
+function bufferOf(size: number, provide: ((size: number) => Uint8Array) | undefined): Uint8Array {
+  return provide ? provide(size).subarray(0, size) : new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+}
+
+/** Reads up to `expected` + 1 bytes with blocking calls: one open, one read, one close. */
+function readExpectedSync(path: string, expected: number, provide?: (size: number) => Uint8Array): Uint8Array | undefined {
+  let fd: number;
   try {
-    const bytes = new Uint8Array(Buffer.allocUnsafeSlow(expected + 1).buffer, 0, expected + 1);
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+  try {
+    const bytes = bufferOf(expected + 1, provide);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const read = readSync(fd, bytes, filled, bytes.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return bytes.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads up to `expected` + 1 bytes from offset 0 and closes the file without waiting for it. */
+async function readExpected(handle: FileHandle, expected: number, provide?: (size: number) => Uint8Array): Promise<Uint8Array> {
+  try {
+    const bytes = bufferOf(expected + 1, provide);
     let filled = 0;
     while (filled < bytes.length) {
       const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);

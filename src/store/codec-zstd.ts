@@ -8,12 +8,14 @@ import binding from 'zstd-napi/binding.js';
 
 /** Highest level libzstd accepts. */
 export const ZSTD_MAX_LEVEL = 22;
+/** Lowest (fastest) level this service writes; libzstd's fast modes go further, with little more speed. */
+export const ZSTD_MIN_LEVEL = -50;
 
 const compressors = new Map<number, Compressor>();
 let dctx: InstanceType<typeof binding.DCtx> | undefined;
 let streaming: Decompressor | undefined;
 
-/** Compresses `bytes` into one zstd frame at `level` (1–22); contexts are reused per level within a thread. */
+/** Compresses `bytes` into one zstd frame at `level` (−50…22, negative: fast modes); contexts are reused per level within a thread. */
 export function zstdCompress(bytes: Uint8Array, level: number): Uint8Array {
   let compressor = compressors.get(level);
   if (!compressor) {

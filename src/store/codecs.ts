@@ -6,7 +6,7 @@
 import { ValidationError } from '../errors.js';
 import { deltaDecode16, deltaEncode16, isDelta16 } from './codec-delta.js';
 import { shuffleBytes, unshuffleBytes } from './codec-shuffle.js';
-import { ZSTD_MAX_LEVEL, zstdCompress, zstdDecompress } from './codec-zstd.js';
+import { ZSTD_MAX_LEVEL, ZSTD_MIN_LEVEL, zstdCompress, zstdDecompress } from './codec-zstd.js';
 import { zstdUnshuffle16 } from './codec-zstd-shuffle.js';
 
 /** A numcodecs codec configuration as stored in `.zarray` (`compressor`, or an entry of `filters`). */
@@ -34,7 +34,8 @@ function integerIn(config: CodecConfig, key: string, min: number, max: number, f
 
 const FACTORIES: ReadonlyMap<string, CodecFactory> = new Map<string, CodecFactory>([
   ['zstd', async (config) => {
-    const level = integerIn(config, 'level', 1, ZSTD_MAX_LEVEL, 3);
+    // Negative levels are zstd's fast modes (numcodecs and libzstd take them); decoding never needs the level.
+    const level = integerIn(config, 'level', ZSTD_MIN_LEVEL, ZSTD_MAX_LEVEL, 3);
     return { encode: (b) => zstdCompress(b, level), decode: (b) => zstdDecompress(b) };
   }],
   ['shuffle', async (config, elementSize) => {

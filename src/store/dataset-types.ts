@@ -153,6 +153,8 @@ export interface StoredReadOptions {
    * flight at once (a compute thread prefetching the chunks of a query).
    */
   readonly concurrent?: boolean;
+  /** The buffer to read into (at least `size` bytes); the bytes returned are a view of it (store/manifest-store.ts). */
+  readonly buffer?: (size: number) => Uint8Array;
 }
 
 /** Dataset ids (and their directory names): lowercase words; siblings such as `<id>.precomputed` are not datasets. */

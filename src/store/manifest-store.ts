@@ -3,14 +3,23 @@
  * key the manifest lists must exist with its recorded size and CRC-32, so zarrita never reads a missing chunk as fill
  * values. Keys the manifest does not list (metadata) pass through unchanged.
  */
-import type { AbsolutePath, AsyncReadable } from '@zarrita/storage';
+import type { AbsolutePath, AsyncReadable, GetOptions } from '@zarrita/storage';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { verifyChunk, type ChunkManifest } from './chunk-manifest.js';
 import { isDataUrl, locationJoin } from './data-location.js';
 
+/** How one stored file is read (zarrita's `GetOptions`, plus a buffer to read into). */
+export interface KeyReadOptions extends GetOptions {
+  /**
+   * Gives the buffer to read into, at least `size` bytes (a caller's reusable buffer; fresh memory costs a page fault
+   * per 4 KiB touched). The bytes returned are a view of it, valid until the caller reuses it.
+   */
+  readonly buffer?: (size: number) => Uint8Array;
+}
+
 /** A store whose `get` returns a missing key as undefined (ChunkFileStore). */
 export interface KeyStore {
-  get(key: AbsolutePath): Promise<Uint8Array | undefined>;
+  get(key: AbsolutePath, options?: KeyReadOptions): Promise<Uint8Array | undefined>;
 }
 
 /** `inner` with every manifest-listed chunk verified on read; throws `DamagedDataError` naming dataset and chunk. */
@@ -27,11 +36,11 @@ export class ManifestStore implements AsyncReadable {
     this.#dir = dir;
   }
 
-  async get(key: AbsolutePath): Promise<Uint8Array | undefined> {
+  async get(key: AbsolutePath, options?: KeyReadOptions): Promise<Uint8Array | undefined> {
     const name = key.slice(1);
     let bytes: Uint8Array | undefined;
     try {
-      bytes = await this.#inner.get(key);
+      bytes = await this.#inner.get(key, options);
     } catch (cause) {
       // Absence is `undefined`; anything else (a directory in place of the file, permissions) names the chunk too.
       if (!this.#manifest.chunks.has(name)) throw cause;

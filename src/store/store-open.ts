@@ -192,8 +192,8 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
   const verified = (files: KeyStore): KeyStore => (manifest ? new ManifestStore(files, manifest, where.id, dir) : files);
   const remote = isDataUrl(dir) ? new HttpChunkStore(dir) : undefined;
-  const chunks = verified(remote ?? new ChunkFileStore(dir, { sync: options.syncReads === true }));
   const expectedSize = (key: string) => manifest?.chunks.get(key)?.size;
+  const chunks = verified(remote ?? new ChunkFileStore(dir, { sync: options.syncReads === true, expectedSize }));
   const concurrentChunks = remote ? chunks : verified(new ChunkFileStore(dir, { expectedSize }));
   const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });
   const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs }>();

@@ -16,12 +16,13 @@ export const DIMENSION_SEPARATOR = '/';
 export const CONVENTIONS = 'CF-1.8';
 
 /**
- * Default chunk codecs, chosen by `npm run bench -- data` (docs/benchmarks.md): byte shuffle then zstd level 3,
- * decoded natively. Python's numcodecs reads both.
+ * Default chunk codecs, chosen by `npm run bench -- data` on real-shaped data (docs/benchmarks.md): byte shuffle then
+ * zstd's fast level −3, decoded natively straight into kernel memory — the lowest cost of reading and decoding a
+ * chunk truly cold among codecs that keep the data at most half their raw size. Python's numcodecs reads both.
  */
 export const DEFAULT_STORAGE_CODECS: StorageCodecs = Object.freeze({
   filters: Object.freeze([Object.freeze({ id: 'shuffle', elementsize: 2 })]),
-  compressor: Object.freeze({ id: 'zstd', level: 3 }),
+  compressor: Object.freeze({ id: 'zstd', level: -3 }),
 });
 
 /** Contents of a v2 `.zarray` file. */

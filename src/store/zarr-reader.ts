@@ -120,7 +120,7 @@ class ZarrDatasetReader implements DatasetReader {
       throw new ValidationError(`Dataset '${this.attrs.dataset}' lists no stored file '${key}'.`);
     }
     const store = options.concurrent ? this.#store.concurrentChunks : this.#store.chunks;
-    const bytes = await store.get(`/${key}`);
+    const bytes = await store.get(`/${key}`, options.buffer ? { buffer: options.buffer } : undefined);
     if (bytes === undefined) throw this.#undecodable(key, 'is missing');
     return bytes;
   }

@@ -19,6 +19,8 @@ export interface TestNatsServer {
   start(): Promise<void>;
   /** Stops it and removes the store directory. */
   dispose(): Promise<void>;
+  /** The running server's process id (CPU accounting in benchmarks); undefined while stopped. */
+  pid(): number | undefined;
 }
 
 /** Whether the nats-server binary can be run here. */
@@ -84,6 +86,7 @@ export async function startNatsServer(extraArgs: readonly string[] = []): Promis
     port,
     start,
     stop,
+    pid: () => child?.pid,
     dispose: async () => {
       await stop();
       rmSync(storeDir, { recursive: true, force: true });
