@@ -23,32 +23,32 @@ export interface CoveredSample {
   readonly chunks: ChunkSelection[];
 }
 
-/** Per chunk, the outdoor cells of the chunk as a chunk-shaped 0/1 mask (cells outside the grid 0). */
+/** The outdoor cells of one chunk as a chunk-shaped 0/1 mask (cells outside the grid 0). */
+export function chunkOutdoorMask(src: CoverSource, chunkRow: number, chunkCol: number): Uint8Array {
+  const { grid, chunk } = src;
+  const mask = new Uint8Array(chunk.rows * chunk.cols);
+  for (let r = 0; r < chunk.rows && chunkRow * chunk.rows + r < grid.ny; r++) {
+    for (let c = 0; c < chunk.cols && chunkCol * chunk.cols + c < grid.nx; c++) {
+      mask[r * chunk.cols + c] = src.outdoor[(chunkRow * chunk.rows + r) * grid.nx + chunkCol * chunk.cols + c] === 1 ? 1 : 0;
+    }
+  }
+  return mask;
+}
+
+/** Per outdoor mask, each chunk's `chunkOutdoorMask`, or null for a chunk without outdoor cells; filled on demand. */
 const outdoorMasks = new WeakMap<Uint8Array, (Uint8Array | null)[]>();
 
 function chunkOutdoor(src: CoverSource, chunkRow: number, chunkCol: number): Uint8Array | null {
-  const { grid, chunk } = src;
-  const cols = Math.ceil(grid.nx / chunk.cols);
+  const cols = Math.ceil(src.grid.nx / src.chunk.cols);
   let masks = outdoorMasks.get(src.outdoor);
   if (!masks) {
-    masks = new Array(Math.ceil(grid.ny / chunk.rows) * cols).fill(undefined);
+    masks = new Array(Math.ceil(src.grid.ny / src.chunk.rows) * cols).fill(undefined);
     outdoorMasks.set(src.outdoor, masks);
   }
   const at = chunkRow * cols + chunkCol;
   if (masks[at] === undefined) {
-    const mask = new Uint8Array(chunk.rows * chunk.cols);
-    let any = false;
-    for (let r = 0; r < chunk.rows; r++) {
-      const row = chunkRow * chunk.rows + r;
-      if (row >= grid.ny) break;
-      for (let c = 0; c < chunk.cols; c++) {
-        const col = chunkCol * chunk.cols + c;
-        if (col >= grid.nx) break;
-        mask[r * chunk.cols + c] = src.outdoor[row * grid.nx + col] ? 1 : 0;
-        any ||= mask[r * chunk.cols + c] === 1;
-      }
-    }
-    masks[at] = any ? mask : null;
+    const mask = chunkOutdoorMask(src, chunkRow, chunkCol);
+    masks[at] = mask.includes(1) ? mask : null;
   }
   return masks[at]!;
 }

@@ -9,6 +9,7 @@ import { DamagedDataError, DatasetError } from '../errors.js';
 import { aggregateKey, blockChunks, type AggregateRef } from '../store/aggregate-files.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import { hourlyChunkKey } from '../store/zarr-metadata.js';
+import { chunkOutdoorMask } from './aggregate-cover.js';
 import { mergeAggregate } from './aggregate-records.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import type { ChunkSelection, PlannedAggregates } from './protocol.js';
@@ -136,18 +137,12 @@ export interface ComputationReads {
  * (with `includeEmpty`, chunks without outdoor cells too, with an empty mask).
  */
 export function blockSelections(ds: ComputeDataset, refs: readonly AggregateRef[], includeEmpty = false): ChunkSelection[] {
-  const { grid, chunk } = ds.reader;
+  const src = { grid: ds.reader.grid, chunk: ds.reader.chunk, outdoor: ds.outdoor };
   const out: ChunkSelection[] = [];
   for (const ref of refs) {
     for (const [chunkRow, chunkCol] of blockChunks(ds.reader, ref)) {
-      const mask = new Uint8Array(chunk.rows * chunk.cols);
-      let any = 0;
-      for (let r = 0; r < chunk.rows && chunkRow * chunk.rows + r < grid.ny; r++) {
-        for (let c = 0; c < chunk.cols && chunkCol * chunk.cols + c < grid.nx; c++) {
-          any |= mask[r * chunk.cols + c] = ds.outdoor[(chunkRow * chunk.rows + r) * grid.nx + chunkCol * chunk.cols + c];
-        }
-      }
-      if (any || includeEmpty) out.push({ chunkRow, chunkCol, mask });
+      const mask = chunkOutdoorMask(src, chunkRow, chunkCol);
+      if (includeEmpty || mask.includes(1)) out.push({ chunkRow, chunkCol, mask });
     }
   }
   return out;

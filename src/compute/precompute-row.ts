@@ -5,6 +5,7 @@
  * without outdoor cells is not read. The values are those of the statistics kernel run cell by cell
  * (precompute-row-per-cell.ts), bit for bit.
  */
+import { chunkOutdoorMask } from './aggregate-cover.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import { chunkKeys, datasetEncodings, loadChunk, readFrames } from './kernel-run.js';
 import { CR } from './precompute-layout.js';
@@ -23,20 +24,10 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
   const grids = emptyGrids(rows * grid.nx);
   kernel.begin(hours, fields, datasetEncodings(ds), ds.calendar);
   const selections: ChunkSelection[] = [];
-  const chunkCols = Math.ceil(grid.nx / chunk.cols);
-  for (let chunkCol = 0; chunkCol < chunkCols; chunkCol++) {
-    const col0 = chunkCol * chunk.cols;
-    const cols = Math.min(chunk.cols, grid.nx - col0);
-    const mask = new Uint8Array(chunk.rows * chunk.cols);
-    let selected = 0;
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        if (outdoor[(row0 + r) * grid.nx + col0 + c] !== 1) continue;
-        mask[r * chunk.cols + c] = 1;
-        selected++;
-      }
-    }
-    if (selected > 0) selections.push({ chunkRow, chunkCol, mask });
+  const src = { grid, chunk, outdoor };
+  for (let chunkCol = 0; chunkCol < Math.ceil(grid.nx / chunk.cols); chunkCol++) {
+    const mask = chunkOutdoorMask(src, chunkRow, chunkCol);
+    if (mask.includes(1)) selections.push({ chunkRow, chunkCol, mask });
   }
   const frames = readFrames(ds, chunkKeys(ds, selections), 0);
   let cellsComputed = 0;

@@ -72,6 +72,16 @@ function streetLines(length: number, rnd: Random, boulevards: boolean): Street[]
   return lines;
 }
 
+/** The extent of the block between streets i−1..i of `u` and j−1..j of `v` (unbounded beyond the outer streets). */
+function blockBounds(u: readonly Street[], v: readonly Street[], i: number, j: number): Pick<Block, 'u0' | 'u1' | 'v0' | 'v1'> {
+  return {
+    u0: i === 0 ? -1e6 : u[i - 1].centre + u[i - 1].width / 2,
+    u1: i === u.length ? 1e6 : u[i].centre - u[i].width / 2,
+    v0: j === 0 ? -1e6 : v[j - 1].centre + v[j - 1].width / 2,
+    v1: j === v.length ? 1e6 : v[j].centre - v[j].width / 2,
+  };
+}
+
 /** Options of `generateLayout`. */
 export interface LayoutOptions {
   /** The benchmark block instead of a street grid: a square framed by buildings, crossed by two streets. */
@@ -89,13 +99,9 @@ export function generateLayout(width: number, height: number, seed: number, opti
   const blocks: Block[] = [];
   for (let i = 0; i <= uStreets.length; i++) {
     for (let j = 0; j <= vStreets.length; j++) {
-      const u0 = i === 0 ? -1e6 : uStreets[i - 1].centre + uStreets[i - 1].width / 2;
-      const u1 = i === uStreets.length ? 1e6 : uStreets[i].centre - uStreets[i].width / 2;
-      const v0 = j === 0 ? -1e6 : vStreets[j - 1].centre + vStreets[j - 1].width / 2;
-      const v1 = j === vStreets.length ? 1e6 : vStreets[j].centre - vStreets[j].width / 2;
       const tall = () => (rnd.next() < 0.12 ? 30 + rnd.next() * 10 : 10 + rnd.next() * 16);
       blocks.push({
-        u0, u1, v0, v1,
+        ...blockBounds(uStreets, vStreets, i, j),
         open: rnd.next() < 0.1,
         depth: 14 + rnd.next() * 8,
         heights: [tall(), tall(), tall(), tall()],
@@ -134,14 +140,10 @@ function plazaLayout(width: number, height: number, rnd: Random): Layout {
   const tall = () => 15 + rnd.next() * 15;
   for (let i = 0; i <= uStreets.length; i++) {
     for (let j = 0; j <= vStreets.length; j++) {
-      const u0 = i === 0 ? -1e6 : uStreets[i - 1].centre + uStreets[i - 1].width / 2;
-      const u1 = i === uStreets.length ? 1e6 : uStreets[i].centre - uStreets[i].width / 2;
-      const v0 = j === 0 ? -1e6 : vStreets[j - 1].centre + vStreets[j - 1].width / 2;
-      const v1 = j === vStreets.length ? 1e6 : vStreets[j].centre - vStreets[j].width / 2;
       // Only the wings along the zone's edges are built: west and east by column, south and north by row.
       const built = (edge: boolean) => (edge ? tall() : 0);
       blocks.push({
-        u0, u1, v0, v1, open: false, plaza: true, depth: PLAZA_OUTSIDE_M + PLAZA_FRAME_M,
+        ...blockBounds(uStreets, vStreets, i, j), open: false, plaza: true, depth: PLAZA_OUTSIDE_M + PLAZA_FRAME_M,
         heights: [built(i === 1), built(i === 2), built(j === 1), built(j === 2)],
       });
     }
