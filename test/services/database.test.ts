@@ -12,8 +12,8 @@ describe('openDatabase', () => {
     try {
       const file = join(dir, 'nested', 'svc.sqlite');
       const db = openDatabase(file);
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.at(-1)!.version);
+      expect(db.pragma('journal_mode')).toBe('wal');
+      expect(db.pragma('user_version')).toBe(MIGRATIONS.at(-1)!.version);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
       expect(tables).toEqual(expect.arrayContaining(['api_keys', 'stats_cache']));
       db.close();
