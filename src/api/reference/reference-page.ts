@@ -4,7 +4,7 @@
  * parameters, responses, body fields, problem codes and examples. Nothing is fetched by the browser but the
  * stylesheet the service serves itself.
  */
-import { escapeHtml, inline } from './html.js';
+import { codeBlock, escapeHtml, inline } from './html.js';
 import { pageHtml, type DocsPaths, type NavItem } from './layout.js';
 import { operationHtml } from './operation-html.js';
 import { operations, type OpenApiDocument, type OperationEntry } from './openapi-types.js';
@@ -50,7 +50,7 @@ function groups(doc: OpenApiDocument): { tag: string; title: string; description
 }
 
 function introHtml(doc: OpenApiDocument, baseUrl: string, paths: DocsPaths): string {
-  const pre = (text: string) => `<pre class="shell"><code>${escapeHtml(text)}</code></pre>`;
+  const pre = (label: string, text: string) => codeBlock(label, escapeHtml(text), 'shell');
   return `<section class="intro" id="introduction">
 <p class="eyebrow">API reference · OpenAPI ${escapeHtml(doc.openapi)}</p>
 <h1>${escapeHtml(doc.info.title)}</h1>
@@ -66,9 +66,9 @@ function introHtml(doc: OpenApiDocument, baseUrl: string, paths: DocsPaths): str
 <h2>Getting started</h2>
 <p>The examples on this page use two shell variables: the base URL of this server and your API key. <code>npm start</code>
 prints a demo key with every product; an operator issues others with <code>svc keys create</code>.</p>
-${pre(`export BASE_URL=${baseUrl}\nexport KEY=svc_sk_…   # your key`)}
+${pre('Shell: the two variables the examples use', `export BASE_URL=${baseUrl}\nexport KEY=svc_sk_…   # your key`)}
 <p>Check that the service answers (no key needed), then ask for the statistics of a street in central Brussels:</p>
-${pre('curl -s "$BASE_URL/health"\ncurl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"')}
+${pre('Shell: a first health check and statistics request', 'curl -s "$BASE_URL/health"\ncurl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"')}
 </section>
 <section class="topic" id="keys">
 <h2>Keys</h2>
