@@ -26,6 +26,7 @@ const INTRO_NAV: readonly [id: string, text: string][] = [
   ['errors', 'Errors'],
   ['limits', 'Limits and caching'],
   ['versioning', 'Versioning'],
+  ['terms', 'Terms of use'],
 ];
 
 /** Operations grouped by their first tag, groups in `TAG_TITLES` order. */
@@ -111,6 +112,21 @@ are cached per location and radius and live records for 5 minutes; both say <cod
 <p>The version is the first path segment, <code>/v1</code>; <a href="#get-v1-health"><code>GET /v1/health</code></a>
 reports the running release. Hourly records may gain fields as the model evolves: keep what you do not know. Where this
 page and the <a href="${escapeHtml(paths.openapi)}">OpenAPI document</a> differ, the document is authoritative.</p>
+</section>
+${termsHtml(doc)}`;
+}
+
+/** The terms the document's licence object points at (`info.license.url`, this section's anchor). */
+function termsHtml(doc: OpenApiDocument): string {
+  const licence = doc.info.license?.name;
+  return `<section class="topic" id="terms">
+<h2>Terms of use</h2>
+${licence === undefined ? '' : `<p>Licence: ${escapeHtml(licence)}.</p>`}
+<p>The service, its answers and this documentation are proprietary: publishing them grants no licence to copy or
+redistribute them. Keyed endpoints may be used with a key the operator of this service issued, within that key's
+scopes and limits. Addresses from <a href="#get-v1-geocode"><code>GET /v1/geocode</code></a> may only be used to query
+this service and must not be stored or redistributed. The sources of the data and their attributions are in each
+city's <code>attribution</code> (<a href="#get-v1-cities-city"><code>GET /v1/cities/{city}</code></a>).</p>
 </section>`;
 }
 
