@@ -138,6 +138,7 @@ export function operationHtml(entry: OperationEntry, errorsPath: string): string
 <div class="op-text">
 <h3 class="op-title"><a class="anchor" href="#${escapeHtml(entry.id)}">${escapeHtml(op.summary ?? `${method.toUpperCase()} ${path}`)}</a></h3>
 <div class="op-path"><span class="method method-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><code>${escapeHtml(path)}</code></div>
+${op.operationId === undefined ? '' : `<p class="op-id">operationId <code>${escapeHtml(op.operationId)}</code></p>`}
 ${accessHtml(op)}
 <div class="op-desc">${prose(op.description)}</div>
 ${parametersHtml(op.parameters ?? [])}

@@ -78,6 +78,8 @@ pre[tabindex]:focus-visible { outline: 2px solid #8cc8ff; outline-offset: -2px; 
 .op-title a:hover, h2 a.anchor:hover { color: var(--brand); text-decoration: none; }
 .op-path { display: flex; align-items: center; gap: 10px; margin-bottom: 12px; }
 .op-path code { font-size: 14.5px; background: none; border: 0; padding: 0; color: #22303c; font-weight: 600; min-width: 0; white-space: normal; overflow-wrap: anywhere; }
+.op-id { margin: -6px 0 12px; font-size: 12.5px; color: var(--muted); }
+.op-id code { font-size: 12.5px; }
 .op-desc { color: #26333f; }
 .op h4 { font-size: 12px; letter-spacing: 0.08em; text-transform: uppercase; color: var(--muted); margin: 22px 0 8px; }
 .op-examples { min-width: 0; position: sticky; top: 72px; align-self: start; max-height: calc(100vh - 88px); overflow-y: auto; }
