@@ -39,7 +39,8 @@ describe('GET /v1/openapi.json', () => {
       expect(op(path).security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
       expect(Object.keys(op(path).responses['200']!.headers ?? {})).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
     }
-    for (const path of ['/v1/health', '/v1/scales', '/v1/scales/{scale}']) expect(op(path).security).toBeUndefined();
+    // Public endpoints declare that they need nothing: an empty list of requirements.
+    for (const path of ['/v1/health', '/v1/scales', '/v1/scales/{scale}']) expect(op(path).security).toEqual([]);
     expect(op('/v1/cities').security).toContainEqual({});
   });
 

@@ -5,7 +5,7 @@
  * can never lack its anchor.
  */
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems.js';
-import { escapeHtml, inline, jsonHtml } from './html.js';
+import { codeBlock, escapeHtml, inline, jsonHtml } from './html.js';
 import { pageHtml, type DocsPaths, type NavItem } from './layout.js';
 import { operations, type OpenApiDocument } from './openapi-types.js';
 
@@ -79,7 +79,7 @@ about the data.</p>
 <tr><td><code class="field-name">detail</code></td><td>This occurrence in plain words; never internals</td></tr>
 <tr><td><code class="field-name">request_id</code></td><td>Equals the <code>X-Request-Id</code> header; quote it when reporting a problem</td></tr>
 </tbody></table>
-<figure class="code-card"><figcaption>Example <span class="status s4xx">429</span></figcaption><pre><code>${jsonHtml(example)}</code></pre></figure>
+<figure class="code-card"><figcaption>Example <span class="status s4xx">429</span></figcaption>${codeBlock('Example problem document (429)', jsonHtml(example))}</figure>
 </div>
 <p>Headers that come with problems: <code>X-Request-Id</code> always; <code>X-RateLimit-*</code> on keyed endpoints once
 the key is known (every keyed problem except <code>401</code>); <code>Retry-After</code> with <code>429</code>;

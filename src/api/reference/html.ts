@@ -15,6 +15,15 @@ export function inline(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/**
+ * A block of code that may scroll (long lines, long examples): focusable (`tabindex="0"`) so that a keyboard can scroll
+ * it, and a named region so that a screen reader says what it holds when it gets focus. `label` must be unique on the
+ * page (two landmarks of one role and name cannot be told apart); `codeHtml` is already HTML.
+ */
+export function codeBlock(label: string, codeHtml: string, cls = ''): string {
+  return `<pre${cls ? ` class="${cls}"` : ''} tabindex="0" role="region" aria-label="${escapeHtml(label)}"><code>${codeHtml}</code></pre>`;
+}
+
 /** Prose as paragraphs (blank lines separate them). */
 export function prose(text: string | undefined): string {
   if (text === undefined || text.trim() === '') return '';

@@ -71,6 +71,8 @@ export interface OpenApiRequestBody {
 
 /** One operation (method on a path). */
 export interface OpenApiOperation {
+  /** The stable name client generators give the operation's method. */
+  readonly operationId?: string;
   readonly summary?: string;
   readonly description?: string;
   readonly tags?: readonly string[];
@@ -84,7 +86,12 @@ export interface OpenApiOperation {
 /** The document. */
 export interface OpenApiDocument {
   readonly openapi: string;
-  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly info: {
+    readonly title: string;
+    readonly version: string;
+    readonly description?: string;
+    readonly license?: { readonly name: string; readonly url?: string };
+  };
   readonly tags?: readonly { readonly name: string; readonly description?: string }[];
   readonly paths: Readonly<Record<string, Readonly<Record<string, OpenApiOperation>>>>;
   readonly components?: { readonly securitySchemes?: Readonly<Record<string, unknown>> };

@@ -3,7 +3,7 @@
  * headers, body fields and problem codes (linked to the error catalogue), and beside it an example request and the
  * example answers the OpenAPI document carries.
  */
-import { escapeHtml, inline, jsonHtml, prose } from './html.js';
+import { codeBlock, escapeHtml, inline, jsonHtml, prose } from './html.js';
 import { acceptsKey, needsKey, type OpenApiOperation, type OpenApiParameter, type OpenApiResponse, type OperationEntry } from './openapi-types.js';
 import { bodySchemaHtml, constraints, typeLabel } from './schema-html.js';
 
@@ -95,16 +95,27 @@ function responseHtml(status: string, response: OpenApiResponse, errorsPath: str
   return `<div class="resp">${head}<span class="resp-desc">${inline(response.description ?? '')}</span></div>${headersHtml(response)}${bodies}</div>`;
 }
 
-function codeCard(title: string, body: string, cls = ''): string {
-  return `<figure class="code-card ${cls}"><figcaption>${title}</figcaption><pre><code>${body}</code></pre></figure>`;
+/** A card's caption: what it shows, with the badge of its status and its language or media type. */
+interface Caption {
+  readonly what: string;
+  readonly status?: string;
+  readonly lang: string;
+}
+
+/** An example card; its code block is named by the caption and the operation (`where`), unique on the page. */
+function codeCard(caption: Caption, body: string, where: string, cls = ''): string {
+  const status = caption.status === undefined ? '' : ` <span class="status ${statusClass(caption.status)}">${escapeHtml(caption.status)}</span>`;
+  const title = `${escapeHtml(caption.what)}${status} <span class="lang">${escapeHtml(caption.lang)}</span>`;
+  const label = `${caption.what}${caption.status === undefined ? '' : ` ${caption.status}`} (${caption.lang}), ${where}`;
+  return `<figure class="code-card ${cls}"><figcaption>${title}</figcaption>${codeBlock(label, body)}</figure>`;
 }
 
 /** The example request and answers: code samples, the success example, one problem example. */
-function examplesHtml(op: OpenApiOperation): string {
+function examplesHtml(op: OpenApiOperation, where: string): string {
   const cards: string[] = [];
-  for (const sample of op['x-codeSamples'] ?? []) cards.push(codeCard(`Request <span class="lang">${escapeHtml(sample.label ?? sample.lang)}</span>`, escapeHtml(sample.source)));
+  for (const sample of op['x-codeSamples'] ?? []) cards.push(codeCard({ what: 'Request', lang: sample.label ?? sample.lang }, escapeHtml(sample.source), where));
   for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
-    if (media.example !== undefined) cards.push(codeCard(`Request body <span class="lang">${escapeHtml(type)}</span>`, exampleHtml(type, media.example)));
+    if (media.example !== undefined) cards.push(codeCard({ what: 'Request body', lang: type }, exampleHtml(type, media.example), where));
   }
   // The success example and the first problem example; the document carries one for every status.
   let problemShown = false;
@@ -113,7 +124,7 @@ function examplesHtml(op: OpenApiOperation): string {
       if (media.example === undefined || (type === PROBLEM_MEDIA && problemShown)) continue;
       problemShown ||= type === PROBLEM_MEDIA;
       const cls = type === PROBLEM_MEDIA ? 'card-problem' : '';
-      cards.push(codeCard(`Response <span class="status ${statusClass(status)}">${escapeHtml(status)}</span> <span class="lang">${escapeHtml(type)}</span>`, exampleHtml(type, media.example), cls));
+      cards.push(codeCard({ what: 'Response', status, lang: type }, exampleHtml(type, media.example), where, cls));
     }
   }
   return cards.join('');
@@ -127,6 +138,7 @@ export function operationHtml(entry: OperationEntry, errorsPath: string): string
 <div class="op-text">
 <h3 class="op-title"><a class="anchor" href="#${escapeHtml(entry.id)}">${escapeHtml(op.summary ?? `${method.toUpperCase()} ${path}`)}</a></h3>
 <div class="op-path"><span class="method method-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span><code>${escapeHtml(path)}</code></div>
+${op.operationId === undefined ? '' : `<p class="op-id">operationId <code>${escapeHtml(op.operationId)}</code></p>`}
 ${accessHtml(op)}
 <div class="op-desc">${prose(op.description)}</div>
 ${parametersHtml(op.parameters ?? [])}
@@ -134,6 +146,6 @@ ${requestBodyHtml(op)}
 <h4>Responses</h4>
 ${responses}
 </div>
-<div class="op-examples">${examplesHtml(op)}</div>
+<div class="op-examples">${examplesHtml(op, `${method.toUpperCase()} ${path}`)}</div>
 </section>`;
 }

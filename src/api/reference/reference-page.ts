@@ -4,7 +4,7 @@
  * parameters, responses, body fields, problem codes and examples. Nothing is fetched by the browser but the
  * stylesheet the service serves itself.
  */
-import { escapeHtml, inline } from './html.js';
+import { codeBlock, escapeHtml, inline } from './html.js';
 import { pageHtml, type DocsPaths, type NavItem } from './layout.js';
 import { operationHtml } from './operation-html.js';
 import { operations, type OpenApiDocument, type OperationEntry } from './openapi-types.js';
@@ -26,6 +26,7 @@ const INTRO_NAV: readonly [id: string, text: string][] = [
   ['errors', 'Errors'],
   ['limits', 'Limits and caching'],
   ['versioning', 'Versioning'],
+  ['terms', 'Terms of use'],
 ];
 
 /** Operations grouped by their first tag, groups in `TAG_TITLES` order. */
@@ -50,7 +51,7 @@ function groups(doc: OpenApiDocument): { tag: string; title: string; description
 }
 
 function introHtml(doc: OpenApiDocument, baseUrl: string, paths: DocsPaths): string {
-  const pre = (text: string) => `<pre class="shell"><code>${escapeHtml(text)}</code></pre>`;
+  const pre = (label: string, text: string) => codeBlock(label, escapeHtml(text), 'shell');
   return `<section class="intro" id="introduction">
 <p class="eyebrow">API reference · OpenAPI ${escapeHtml(doc.openapi)}</p>
 <h1>${escapeHtml(doc.info.title)}</h1>
@@ -66,9 +67,9 @@ function introHtml(doc: OpenApiDocument, baseUrl: string, paths: DocsPaths): str
 <h2>Getting started</h2>
 <p>The examples on this page use two shell variables: the base URL of this server and your API key. <code>npm start</code>
 prints a demo key with every product; an operator issues others with <code>svc keys create</code>.</p>
-${pre(`export BASE_URL=${baseUrl}\nexport KEY=svc_sk_…   # your key`)}
+${pre('Shell: the two variables the examples use', `export BASE_URL=${baseUrl}\nexport KEY=svc_sk_…   # your key`)}
 <p>Check that the service answers (no key needed), then ask for the statistics of a street in central Brussels:</p>
-${pre('curl -s "$BASE_URL/health"\ncurl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"')}
+${pre('Shell: a first health check and statistics request', 'curl -s "$BASE_URL/health"\ncurl -s -H "Authorization: Bearer $KEY" "$BASE_URL/historical/stats?lat=50.84675&lon=4.35224&radius=25"')}
 </section>
 <section class="topic" id="keys">
 <h2>Keys</h2>
@@ -111,6 +112,21 @@ are cached per location and radius and live records for 5 minutes; both say <cod
 <p>The version is the first path segment, <code>/v1</code>; <a href="#get-v1-health"><code>GET /v1/health</code></a>
 reports the running release. Hourly records may gain fields as the model evolves: keep what you do not know. Where this
 page and the <a href="${escapeHtml(paths.openapi)}">OpenAPI document</a> differ, the document is authoritative.</p>
+</section>
+${termsHtml(doc)}`;
+}
+
+/** The terms the document's licence object points at (`info.license.url`, this section's anchor). */
+function termsHtml(doc: OpenApiDocument): string {
+  const licence = doc.info.license?.name;
+  return `<section class="topic" id="terms">
+<h2>Terms of use</h2>
+${licence === undefined ? '' : `<p>Licence: ${escapeHtml(licence)}.</p>`}
+<p>The service, its answers and this documentation are proprietary: publishing them grants no licence to copy or
+redistribute them. Keyed endpoints may be used with a key the operator of this service issued, within that key's
+scopes and limits. Addresses from <a href="#get-v1-geocode"><code>GET /v1/geocode</code></a> may only be used to query
+this service and must not be stored or redistributed. The sources of the data and their attributions are in each
+city's <code>attribution</code> (<a href="#get-v1-cities-city"><code>GET /v1/cities/{city}</code></a>).</p>
 </section>`;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The stylesheet of the documentation pages, served by the service itself (`{docs}/assets/reference.css`): system
  * fonts, no external resource, readable in print. A fixed top bar, a side navigation, and per operation the prose on
- * the left with the examples beside it on wide screens.
+ * the left with the examples beside it on wide screens. Every text colour meets WCAG AA (4.5:1) on its background,
+ * links in running text are underlined (not told apart by colour alone), and focused code blocks show a ring
+ * (test/e2e/accessibility.test.ts).
  */
 
 /** The CSS text. */
@@ -10,8 +12,8 @@ export const REFERENCE_CSS = `
   --ink: #17212b; --muted: #5b6875; --line: #e3e8ee; --soft: #f5f7fa; --paper: #ffffff;
   --brand: #0b6e4f; --brand-ink: #0a5a41; --brand-soft: #e6f4ee;
   --top: #0f2233; --code-bg: #0f1b26; --code-ink: #dbe5ee;
-  --get: #1d6fd6; --get-soft: #e5f0fd; --post: #0b8a55; --put: #b7791f; --delete: #c53030;
-  --ok: #137f4b; --ok-soft: #e3f5eb; --warn: #a35a00; --warn-soft: #fdf0dc; --err: #b42318; --err-soft: #fde8e6;
+  --get: #1d6fd6; --get-soft: #e5f0fd; --post: #087f4e; --put: #96600f; --delete: #c53030;
+  --ok: #0f7443; --ok-soft: #e3f5eb; --warn: #a35a00; --warn-soft: #fdf0dc; --err: #b42318; --err-soft: #fde8e6;
   --sans: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "DejaVu Sans", Arial, sans-serif;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace;
 }
@@ -20,6 +22,7 @@ html { scroll-padding-top: 72px; }
 body { margin: 0; font: 15px/1.6 var(--sans); color: var(--ink); background: var(--paper); -webkit-font-smoothing: antialiased; }
 a { color: var(--brand); text-decoration: none; }
 a:hover { text-decoration: underline; }
+p a { text-decoration: underline; text-decoration-thickness: 1px; text-underline-offset: 2px; }
 code, pre { font-family: var(--mono); font-size: 0.86em; }
 :not(pre) > code { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 0.05em 0.35em; white-space: nowrap; }
 p { margin: 0.5em 0 0.9em; }
@@ -63,6 +66,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .topic { padding: 28px 0 6px; border-bottom: 1px solid var(--line); max-width: 62em; }
 .topic h2 { font-size: 21px; margin-bottom: 6px; }
 pre.shell { background: var(--code-bg); color: var(--code-ink); border-radius: 10px; padding: 14px 16px; overflow-x: auto; line-height: 1.55; }
+pre[tabindex]:focus-visible { outline: 2px solid #8cc8ff; outline-offset: -2px; }
 
 /* Groups and operations */
 .group { padding-top: 18px; }
@@ -74,6 +78,8 @@ pre.shell { background: var(--code-bg); color: var(--code-ink); border-radius: 1
 .op-title a:hover, h2 a.anchor:hover { color: var(--brand); text-decoration: none; }
 .op-path { display: flex; align-items: center; gap: 10px; margin-bottom: 12px; }
 .op-path code { font-size: 14.5px; background: none; border: 0; padding: 0; color: #22303c; font-weight: 600; min-width: 0; white-space: normal; overflow-wrap: anywhere; }
+.op-id { margin: -6px 0 12px; font-size: 12.5px; color: var(--muted); }
+.op-id code { font-size: 12.5px; }
 .op-desc { color: #26333f; }
 .op h4 { font-size: 12px; letter-spacing: 0.08em; text-transform: uppercase; color: var(--muted); margin: 22px 0 8px; }
 .op-examples { min-width: 0; position: sticky; top: 72px; align-self: start; max-height: calc(100vh - 88px); overflow-y: auto; }

@@ -46,6 +46,7 @@ export const citiesRoutes: FastifyPluginAsyncTypebox<CitiesOptions> = async (app
     {
       schema: {
         summary: 'City index',
+        operationId: 'listCities',
         tags: ['reference'],
         security: OPTIONAL_KEY_SECURITY,
         querystring: CitiesQuerySchema,
@@ -65,6 +66,7 @@ export const citiesRoutes: FastifyPluginAsyncTypebox<CitiesOptions> = async (app
     {
       schema: {
         summary: 'City detail with boundary',
+        operationId: 'getCity',
         tags: ['reference'],
         security: OPTIONAL_KEY_SECURITY,
         params: CityParamsSchema,

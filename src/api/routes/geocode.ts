@@ -26,6 +26,7 @@ export const geocodeRoutes: FastifyPluginAsyncTypebox<GeocodeOptions> = async (a
     {
       schema: {
         summary: 'Forward geocoding, only for querying this service',
+        operationId: 'geocodeAddress',
         tags: ['geocode'],
         security: KEYED_SECURITY,
         querystring: GeocodeQuerySchema,

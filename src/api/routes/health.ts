@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../services/clock.js';
 import type { DamageRegistry } from '../../store/damage-registry.js';
-import { described } from '../schemas/common.js';
+import { described, PUBLIC_SECURITY } from '../schemas/common.js';
 import { HealthSchema } from '../schemas/health.js';
 
 /** Options of the health plugin. */
@@ -20,7 +20,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
     {
       schema: {
         summary: 'Service health',
+        operationId: 'getHealth',
         tags: ['reference'],
+        security: PUBLIC_SECURITY,
         response: { 200: described(HealthSchema, 'The service is up; `data` says whether every dataset is intact.') },
       },
     },

@@ -26,6 +26,7 @@ export const historicalRoutes: FastifyPluginAsyncTypebox<HistoricalOptions> = as
     {
       schema: {
         summary: 'Annual statistics for one location',
+        operationId: 'getHistoricalStats',
         description:
           'Give address, or lat and lon. Inside the Brussels zone the street-level model answers; elsewhere in Belgium the nationwide dataset (radius ignored). Results are cached per (lat, lon, radius); X-Cache says hit or miss.',
         tags: ['historical'],

@@ -19,6 +19,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<KeyOptions> = async (app, opti
     {
       schema: {
         summary: 'The presented API key: scopes, limits, origins, dates',
+        operationId: 'getKey',
         tags: ['keys'],
         security: KEYED_SECURITY,
         response: { 200: described(KeyInfoSchema, 'The key.', RATE_LIMIT_HEADERS), ...problemResponses(['unauthorized', 'forbidden', 'rate_limited'], true) },

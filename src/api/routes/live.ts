@@ -18,9 +18,10 @@ const X_CACHE = {
   'X-Cache': { description: 'hit when served from the 5-minute cache, miss when fetched from the model for this request.', type: 'string', enum: ['hit', 'miss'] },
 };
 
-const DOCS: Readonly<Record<LiveProduct, { summary: string; description: string; headers: Record<string, object> }>> = {
+const DOCS: Readonly<Record<LiveProduct, { summary: string; operationId: string; description: string; headers: Record<string, object> }>> = {
   realtime: {
     summary: 'Live hourly records for one location',
+    operationId: 'getRealtimeRecords',
     description:
       'The last 24 hourly records ending at the live hour, oldest first. Give address, or lat and lon, inside a covered city with realtime data. ' +
       'Answers are cached 5 minutes per (lat, lon, radius); X-Cache says hit or miss, and records may be up to 5 minutes older than meta.retrieved_utc.',
@@ -28,6 +29,7 @@ const DOCS: Readonly<Record<LiveProduct, { summary: string; description: string;
   },
   forecast: {
     summary: 'Forecast hourly records for one location',
+    operationId: 'getForecastRecords',
     description:
       'Records out to about 48 hours, in time order: hourly to +24 h, then 3-hourly. Spacing may change; read each timestamp. ' +
       'Give address, or lat and lon, inside a covered city with forecasts.',
@@ -38,13 +40,14 @@ const DOCS: Readonly<Record<LiveProduct, { summary: string; description: string;
 /** Registers `GET /realtime` and `GET /forecast`. */
 export const liveRoutes: FastifyPluginAsyncTypebox<LiveOptions> = async (app, options) => {
   for (const product of ['realtime', 'forecast'] as const) {
-    const { summary, description, headers } = DOCS[product];
+    const { summary, operationId, description, headers } = DOCS[product];
     app.get(
       `/${product}`,
       {
         onRequest: app.keyGuard(product),
         schema: {
           summary,
+          operationId,
           description,
           tags: [product],
           security: KEYED_SECURITY,

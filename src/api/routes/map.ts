@@ -13,7 +13,7 @@ import { TILE_MAX_AGE_S } from '../../map/map-service.js';
 import type { TileAddress, TileKind } from '../../map/tile-access.js';
 import { acceptsGzip } from '../accept-encoding.js';
 import { sendJsonText } from '../json-text.js';
-import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
+import { described, KEYED_SECURITY, problemResponses, PUBLIC_SECURITY, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import {
   MapCatalogSchema, SignedQuerySchema, STATIC_JSON_PARAMS, STATIC_TILE_PARAMS, TileJsonSchema, TIMED_JSON_PARAMS, TIMED_TILE_PARAMS,
 } from '../schemas/map.js';
@@ -52,11 +52,11 @@ const TILE_HEADERS = {
 };
 const TILE_PROBLEMS = problemResponses(['url_expired', 'forbidden', 'not_found', 'upstream_error', 'upstream_timeout']);
 
-/** The paths of one tileset kind. */
-const KINDS: readonly { kind: TileKind; json: string; tile: string; layerParam: 'layer' | 'static'; what: string }[] = [
-  { kind: 'live', json: '/map/:city/tiles/:layer/:timestamp.json', tile: '/map/:city/tiles/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a live layer at one timestamp' },
-  { kind: 'forecast', json: '/map/:city/tiles/forecast/:layer/:timestamp.json', tile: '/map/:city/tiles/forecast/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a forecast layer at one timestep' },
-  { kind: 'static', json: '/map/:city/tiles/:static.json', tile: '/map/:city/tiles/:static/:z/:x/:y.mvt', layerParam: 'static', what: 'a static layer (buildings)' },
+/** The paths of one tileset kind; `name` makes the operationIds (`get<name>TileJson`, `get<name>Tile`). */
+const KINDS: readonly { kind: TileKind; name: string; json: string; tile: string; layerParam: 'layer' | 'static'; what: string }[] = [
+  { kind: 'live', name: 'Live', json: '/map/:city/tiles/:layer/:timestamp.json', tile: '/map/:city/tiles/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a live layer at one timestamp' },
+  { kind: 'forecast', name: 'Forecast', json: '/map/:city/tiles/forecast/:layer/:timestamp.json', tile: '/map/:city/tiles/forecast/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a forecast layer at one timestep' },
+  { kind: 'static', name: 'Static', json: '/map/:city/tiles/:static.json', tile: '/map/:city/tiles/:static/:z/:x/:y.mvt', layerParam: 'static', what: 'a static layer (buildings)' },
 ];
 
 /** The address of a request on one of the tile paths. */
@@ -74,6 +74,7 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
       onRequest: app.keyGuard('map'),
       schema: {
         summary: 'Map catalog of a city: signed TileJSON URLs of every layer and timestep',
+        operationId: 'getMapCatalog',
         description:
           'Assembled on demand and cached 60 s server-side (X-Cache hit or miss); while the model service is down the last ' +
           'good catalog is served with X-Cache stale and freshly signed URLs. Layers outside the key\'s metric scope are absent ' +
@@ -98,7 +99,7 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
     },
   );
 
-  for (const { kind, json, tile, layerParam, what } of KINDS) {
+  for (const { kind, name, json, tile, layerParam, what } of KINDS) {
     const timed = kind !== 'static';
     app.get(
       json,
@@ -106,8 +107,11 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
         attachValidation: true,
         schema: {
           summary: `TileJSON of ${what}`,
+          operationId: `get${name}TileJson`,
           description: `TileJSON 3.0.0: the signed tile URL template, the vector layer and its fields, bounds and zooms. ${SIGNED_DOC}`,
           tags: ['map'],
+          // No key: the signature in the URL is what authorises it.
+          security: PUBLIC_SECURITY,
           params: timed ? TIMED_JSON_PARAMS : STATIC_JSON_PARAMS,
           querystring: SignedQuerySchema,
           response: {
@@ -128,8 +132,10 @@ export const mapRoutes: FastifyPluginAsyncTypebox<MapOptions> = async (app, opti
         attachValidation: true,
         schema: {
           summary: `Vector tile of ${what}`,
+          operationId: `get${name}Tile`,
           description: `One Mapbox Vector Tile 2.1 (EPSG:3857, extent 4096); an empty tile answers 204 without a body. ${SIGNED_DOC}`,
           tags: ['map'],
+          security: PUBLIC_SECURITY,
           params: timed ? TIMED_TILE_PARAMS : STATIC_TILE_PARAMS,
           querystring: SignedQuerySchema,
           response: {

@@ -87,6 +87,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<ReportsOptions> = async (a
       validatorCompiler: strictBodyValidatorCompiler() as unknown as FastifySchemaCompiler<unknown>,
       schema: {
         summary: 'Request a report (HTML and A4 PDF) for one location',
+        operationId: 'createReport',
         description:
           'Give address, or lat and lon, anywhere in Belgium. Answers 202 with a job to poll; the daily report quota is ' +
           'checked (and charged, once accepted) before any work starts. An Idempotency-Key header makes a retried POST safe.',
@@ -122,6 +123,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<ReportsOptions> = async (a
     {
       schema: {
         summary: 'Status of a report job',
+        operationId: 'getReportStatus',
         description:
           'processing (stage queued, running or delivering), completed (download links) or failed (detail). The PDF is ' +
           'rendered on the first poll after the HTML is ready; the poll waits briefly for it, else pdf_pending is true and the next poll looks again.',
@@ -146,6 +148,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<ReportsOptions> = async (a
     {
       schema: {
         summary: 'Download a report file',
+        operationId: 'downloadReport',
         description:
           'The HTML (text/html, self-contained) or the PDF (application/pdf, A4) as an attachment named SVC_Report_{slug}. ' +
           '404 before the file is generated and after the 30 days it is kept.',

@@ -11,7 +11,7 @@ import { getScale, listScaleSummaries, listViews } from '../../scales/index.js';
 import type { ScaleMetric } from '../../scales/scale-types.js';
 import { quoteInput } from '../../util/quote-input.js';
 import { sendJsonText } from '../json-text.js';
-import { described, problemResponses } from '../schemas/common.js';
+import { described, problemResponses, PUBLIC_SECURITY } from '../schemas/common.js';
 import { ScaleParamsSchema, ScaleSchema, ScalesIndexSchema, ScalesQuerySchema } from '../schemas/scales.js';
 
 const CACHE_CONTROL = 'public, max-age=3600';
@@ -38,7 +38,9 @@ export const scalesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'Views and scale summaries',
+        operationId: 'listScales',
         tags: ['reference'],
+        security: PUBLIC_SECURITY,
         querystring: ScalesQuerySchema,
         response: {
           200: described(ScalesIndexSchema, 'Views and scale summaries.', {
@@ -72,7 +74,9 @@ export const scalesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'One scale with its classes',
+        operationId: 'getScale',
         tags: ['reference'],
+        security: PUBLIC_SECURITY,
         params: ScaleParamsSchema,
         response: { 200: described(ScaleSchema, 'The scale with its classes.', { 'Cache-Control': { description: CACHE_CONTROL, type: 'string' } }), ...problemResponses(['not_found']) },
       },

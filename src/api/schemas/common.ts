@@ -99,6 +99,12 @@ export const TRANSPORT_PROBLEMS: readonly ProblemCode[] = ['request_timeout', 'h
 /** Security of keyed endpoints: a key as Bearer token or in X-API-Key. */
 export const KEYED_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 
+/**
+ * Security of public endpoints, which take no key (or ignore one): no requirement at all, said explicitly, so that
+ * linters and client generators do not read a missing declaration as an oversight.
+ */
+export const PUBLIC_SECURITY: Record<string, string[]>[] = [];
+
 /** Security of keyless endpoints that accept an optional key. */
 export const OPTIONAL_KEY_SECURITY: Record<string, string[]>[] = [{}, { bearerAuth: [] }, { apiKeyHeader: [] }];
 
