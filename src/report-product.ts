@@ -23,7 +23,7 @@ import { ReportDispatcher } from './cluster/report-dispatch.js';
 import type { TaskSubmitter } from './cluster/task-submit.js';
 import type { JobTransitions, ReportAdmission, ReportJobStore, ReportRetention } from './jobs/job-types.js';
 import type { ReportFileStore } from './jobs/report-files.js';
-import type { Clock } from './services/clock.js';
+import type { Clock } from './util/clock.js';
 import { ReportAdmissions } from './services/report-admission.js';
 import { ReportPdf } from './services/report-pdf.js';
 import { reportWork } from './services/report-pipeline.js';

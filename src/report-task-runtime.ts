@@ -25,7 +25,7 @@ import { createRenderPool } from './reports/render-pool.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
 import { createEmbeddedGeocoder } from './geocode/geocoder.js';
-import { systemClock } from './services/clock.js';
+import { systemClock } from './util/clock.js';
 import { HistoricalService } from './services/historical-service.js';
 import { MemoryStatsCache } from './services/memory-stats-cache.js';
 

@@ -27,7 +27,7 @@ import { MapService } from './map/map-service.js';
 import { poolRenderer } from './map/tile-renderer.js';
 import { loadTileSecret } from './map/tile-secret.js';
 import { connectModelService, type ModelServiceConnection } from './model-service/connect.js';
-import { systemClock } from './services/clock.js';
+import { systemClock } from './util/clock.js';
 import { HistoricalService } from './services/historical-service.js';
 import { LiveService } from './services/live-service.js';
 import { MemoryStatsCache } from './services/memory-stats-cache.js';
@@ -37,7 +37,7 @@ import { listDatasets } from './store/data-dir.js';
 import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './report-product.js';
-import type { Clock } from './services/clock.js';
+import type { Clock } from './util/clock.js';
 import { clusterState, type ClusterState } from './cluster/cluster-state.js';
 
 const MIB = 1024 * 1024;

@@ -1,10 +1,14 @@
 /**
- * Piscina entry of a compute thread. The pool passes `{ allowFaultInjection }` as workerData; tasks and replies follow
- * src/compute/protocol.ts.
+ * Piscina entry of a compute thread: registers every task family (the statistics family registers itself with the
+ * handler) and answers tasks with `handleComputeTask`. The pool passes `{ allowFaultInjection }` as workerData; tasks
+ * and replies follow src/compute/protocol.ts and each family's own module. A new family is one line here.
  */
 import { workerData } from 'node:worker_threads';
+import { registerTaskFamily } from '../src/compute/task-registry.js';
 import { allowFaults, handleComputeTask } from '../src/compute/worker-handler.js';
+import { MAP_TASKS } from '../src/map/map-tasks.js';
 
+registerTaskFamily(MAP_TASKS);
 allowFaults(Boolean((workerData as { allowFaultInjection?: boolean } | undefined)?.allowFaultInjection));
 
 export default handleComputeTask;

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import type { KeyLookup } from '../keys/key-types.js';
 import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
-import { systemClock, type Clock } from '../services/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
 import type { ReportService } from '../services/report-service.js';

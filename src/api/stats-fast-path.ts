@@ -16,7 +16,7 @@ import type { DefaultLimits } from '../config.js';
 import { checkCity, checkKeyState, checkProduct, keyLimits } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { RateDecision, RateLimiter } from '../keys/rate-limiter.js';
-import type { Clock } from '../services/clock.js';
+import type { Clock } from '../util/clock.js';
 import { FastPath, hasBody, type RequestHandler } from './fast-path.js';
 import { presentedKey } from './plugins/auth.js';
 import { hostHeaderProblem } from './plugins/host-header.js';

@@ -8,26 +8,26 @@
 import { ComputeThreadLostError } from '../compute/local-compute.js';
 import type { TaskExecutor } from '../compute/planned-compute.js';
 import { DatasetError } from '../errors.js';
-import { COMPUTE_TASK_KINDS } from './nats-compute.js';
 import type { TaskHandler } from './task-types.js';
 
-/** Kinds that read a dataset: they run over the worker's own data directory. */
-const DATA_KINDS: ReadonlySet<string> = new Set(['stats', 'accumulate', 'finalize', 'finalize-parts', 'surroundings', 'precompute-row']);
+/** A task this worker could not run through no fault of the task (its compute thread died): not a `ServiceError`, so the worker loop hands the task back for another delivery. */
+export class HandBackError extends Error {}
 
-/** Thrown for a compute thread that died: not a `ServiceError`, so the worker loop hands the task back. */
-export class ComputeThreadLost extends Error {}
-
-/** Handlers of every compute kind, running tasks in `executor` over `dataDir`. */
+/**
+ * Handlers of every kind the worker's compute threads serve and may take from other machines (their families say
+ * which: `executor.servedKinds`), running tasks in `executor` over `dataDir`.
+ */
 export function computeTaskHandlers(executor: TaskExecutor, dataDir: string, workerId: string): Map<string, TaskHandler> {
   const handlers = new Map<string, TaskHandler>();
-  for (const kind of COMPUTE_TASK_KINDS) {
-    const data = DATA_KINDS.has(kind) ? { dataDir } : {};
+  if (executor.servedKinds === undefined) throw new Error('The executor does not say which task kinds its threads serve.');
+  for (const { kind, readsData } of executor.servedKinds.filter((k) => k.remote)) {
+    const data = readsData ? { dataDir } : {};
     handlers.set(kind, async (payload, context) => {
       try {
         return await executor.run<Uint8Array>({ kind: 'encoded', payload, expect: kind, ...data }, context.signal);
       } catch (err) {
         if (context.signal.aborted) throw err;
-        if (err instanceof ComputeThreadLostError) throw new ComputeThreadLost(err.message, { cause: err });
+        if (err instanceof ComputeThreadLostError) throw new HandBackError(err.message, { cause: err });
         // A dataset this worker cannot open (missing or unreadable data directory, wrong metadata): the operator needs
         // to know which worker; the API node logs it.
         if (err instanceof DatasetError) throw new DatasetError(`Compute worker ${workerId} cannot use its data: ${err.message}`, { cause: err });

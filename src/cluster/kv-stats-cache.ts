@@ -14,7 +14,7 @@
 import type { KV } from '@nats-io/kv';
 import { UpstreamError } from '../errors.js';
 import type { StatsCacheKey } from '../services/cache-keys.js';
-import { SingleFlight, type FlightGroup } from '../services/single-flight.js';
+import { SingleFlight, type FlightGroup } from '../util/single-flight.js';
 import type { CachedStats, StatsCache } from '../services/stats-cache.js';
 import { BucketOpener, hashedKey, isCasConflict, present } from './kv-ops.js';
 import { FLIGHT_BUCKET, STATS_BUCKET } from './names.js';

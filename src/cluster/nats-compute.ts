@@ -1,7 +1,8 @@
 /**
  * The compute facade of a cluster node: the shared planning of compute/planned-compute.ts over the NATS work queue
- * instead of a local pool. Each compute task goes to `svc.task.<kind>` (kinds: the task's own `stats`, `accumulate`,
- * `finalize`, `surroundings`, `precompute-row`, `map-tile`, `map-range`; a split query finalizes with `finalize-parts`)
+ * instead of a local pool. Each compute task goes to `svc.task.<kind>` (the kinds of the compute threads' task
+ * families that may travel: `stats`, `accumulate`, `finalize`, `surroundings`, `precompute-row`, `map-tile`,
+ * `map-range`; a split query finalizes with `finalize-parts`)
  * without its data directory — the worker that runs it substitutes its own `--data` — and comes back as the same value
  * a local thread returns. The node still reads
  * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
@@ -10,11 +11,6 @@ import type { AccumulateTask, BlocksValue, ComputeTask, FinalizePartsTask } from
 import { plannedCompute, type PlannedCompute, type RunOptions, type TaskExecutor } from '../compute/planned-compute.js';
 import { decodeTaskData, encodeTaskData } from '../compute/task-codec.js';
 import type { TaskQueue } from './task-types.js';
-
-/** Compute task kinds that travel over NATS (the worker-side handlers are in compute-tasks.ts). */
-export const COMPUTE_TASK_KINDS = [
-  'stats', 'accumulate', 'finalize', 'finalize-parts', 'surroundings', 'precompute-row', 'map-tile', 'map-range',
-] as const;
 
 /** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */
 export const DEFAULT_CLUSTER_SPLIT = 4;

@@ -10,8 +10,8 @@
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportJob } from '../jobs/job-types.js';
 import type { RunnerLogger } from '../jobs/job-runner.js';
-import type { Clock } from '../services/clock.js';
-import { PeriodicRun } from '../services/periodic-run.js';
+import type { Clock } from '../util/clock.js';
+import { PeriodicRun } from '../util/periodic-run.js';
 import type { KvJobStore } from './kv-job-store.js';
 import { encodeReportTask, REPORT_TASK_KIND, reportTaskId } from './report-tasks.js';
 import type { TaskSubmitter } from './task-submit.js';

@@ -15,7 +15,7 @@ import type { ApiKeyRecord } from '../keys/key-types.js';
 import { settleFailure, type RetryPolicy, type RunnerLogger } from '../jobs/job-runner.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ReportContentSource, ReportRenderer } from '../reports/report-types.js';
-import type { Clock } from '../services/clock.js';
+import type { Clock } from '../util/clock.js';
 import { reportWork } from '../services/report-pipeline.js';
 import type { KvJobStore } from './kv-job-store.js';
 import type { TaskContext, TaskHandler } from './task-types.js';

@@ -8,6 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
+import type { ServedKind } from '../compute/task-registry.js';
 import { isDataUrl } from '../store/data-location.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
 import { computeTaskHandlers } from './compute-tasks.js';
@@ -70,7 +71,9 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
   const workerId = randomId();
   const log = options.log ?? silent;
   const threads = options.threads ?? availableParallelism();
-  const executor = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
+  const pool = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
+  // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.
+  const executor: TaskExecutor = { ...pool, servedKinds: await pool.run<ServedKind[]>({ kind: 'task-kinds' }) };
   const link = ClusterLink.start({
     url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
   });

@@ -3,8 +3,10 @@
  * Piscina pool implements it today; a NATS JetStream work queue can implement it later without touching callers.
  */
 
-/** Which sampling rule produced the cells (spec `meta.sampling`). */
-export type SamplingRule = 'point' | 'nearest_outdoor' | 'radius';
+import type { SamplingRule } from '../sampling/sampling.js';
+
+/** Which sampling rule produced the cells (spec `meta.sampling`; defined with the rules, sampling/sampling.ts). */
+export type { SamplingRule };
 
 /** One statistics job: a location in one dataset. Coordinates are already rounded to 5 decimals. */
 export interface StatsRequest {

@@ -8,6 +8,7 @@
 import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
 import { computeDataset, type ComputeDataset } from './dataset-cache.js';
 import type { AggregateRef } from '../store/aggregate-files.js';
+import type { ServedKind } from './task-registry.js';
 import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
 import { computationOf, planSample } from './sample-plan.js';
 
@@ -24,6 +25,8 @@ export interface RunOptions {
 export interface TaskExecutor {
   /** Tasks one split query runs at once (a pool's threads; a cluster's expected workers × threads). */
   readonly parallelism: number;
+  /** The task kinds its threads serve (task-registry.ts), where the executor has asked them (a cluster worker's pool). */
+  readonly servedKinds?: readonly ServedKind[];
   run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
   /**
    * Runs the `accumulate` tasks of a split query in parallel and the `finalize` task that merges them, where the

@@ -1,13 +1,13 @@
 /**
  * The one message protocol both sides of the compute-thread boundary import. Tasks and replies are plain data; errors
- * travel as `SerializedError` and are rebuilt on the caller's side (STYLE: errors cross threads as data). Transferables:
- * the `records` ArrayBuffers of partial accumulations, listed explicitly where they are posted. Map tasks carry grid
- * slices as views of SharedArrayBuffers, which threads share instead of copying.
+ * travel as `SerializedError` and are rebuilt on the caller's side (errors cross threads as data). Transferables: the
+ * `records` ArrayBuffers of partial accumulations, listed explicitly where they are posted. Task families of other
+ * folders define their own tasks (map/map-tasks.ts: grid slices as views of SharedArrayBuffers, shared, not copied).
  */
 import type { SerializedError } from '../errors.js';
 import type { AggregateRef } from '../store/aggregate-files.js';
-import type { TileJob } from '../map/tile-render.js';
 import type { AggregateBlockTask } from './aggregate-block.js';
+import type { TaskShape } from './task-registry.js';
 import type { StatsComputation, StatsRequest } from './compute-types.js';
 
 /** Chunks of one dataset and, per chunk, which of its cells are sampled. */
@@ -87,19 +87,6 @@ export interface SurroundingsTask {
   readonly request: StatsRequest;
 }
 
-/** Draws one vector tile (src/map/tile-render.ts); replies with its bytes, raw and gzipped (zero bytes: empty tile). */
-export interface MapTileTask {
-  readonly kind: 'map-tile';
-  readonly job: TileJob;
-}
-
-/** The relative-scale range of one UTCI slice (src/map/thermal-range.ts); replies `{min, max}` or null. */
-export interface MapRangeTask {
-  readonly kind: 'map-range';
-  /** A view of a SharedArrayBuffer. */
-  readonly values: Float32Array;
-}
-
 /** Makes the worker fail on purpose; accepted only by pools created with `allowFaultInjection` (tests). */
 export interface FaultTask {
   readonly kind: 'fault';
@@ -116,18 +103,22 @@ export interface EncodedTask {
   readonly kind: 'encoded';
   readonly payload: Uint8Array;
   /** The kind the payload must hold (the subject it arrived on). */
-  readonly expect: DecodedTask['kind'];
+  readonly expect: string;
   /** Replaces the task's data directory (kinds that read a dataset; tasks never carry their sender's). */
   readonly dataDir?: string;
 }
 
-/** Every task a compute thread accepts as a value. */
-export type DecodedTask =
-  | StatsTask | AccumulateTask | FinalizeTask | FinalizePartsTask | PrecomputeRowTask | SurroundingsTask | MapTileTask | MapRangeTask
-  | AggregateBlockTask | FaultTask;
+/** The statistics family's tasks (compute-tasks.ts); other families define theirs in their own folders. */
+export type StatisticsTask =
+  | StatsTask | AccumulateTask | FinalizeTask | FinalizePartsTask | PrecomputeRowTask | SurroundingsTask | AggregateBlockTask | FaultTask;
 
-/** Every task a compute thread accepts. */
-export type ComputeTask = DecodedTask | EncodedTask;
+/** Asks a compute thread which task kinds it serves (task-registry.ts `servedKinds`). */
+export interface TaskKindsTask {
+  readonly kind: 'task-kinds';
+}
+
+/** Every task a compute thread accepts: any registered family's (by kind), an encoded one, or the kinds query. */
+export type ComputeTask = TaskShape | StatisticsTask | EncodedTask | TaskKindsTask;
 
 /** Blocks of phase B, as plain JSON objects. */
 export type BlocksValue = StatsComputation['blocks'];

@@ -12,7 +12,7 @@
  * Decoded arrays are fresh copies with their own aligned buffers; SharedArrayBuffer views come back unshared.
  * `undefined` object members are dropped, as in JSON; NaN is only kept inside typed arrays.
  */
-import { DatasetError } from '../errors.js';
+import { DatasetError, UpstreamError } from '../errors.js';
 import { zstdCompress, zstdDecompress } from '../store/codec-zstd.js';
 
 /** Bodies at least this large are compressed (when compression makes them smaller). */
@@ -143,4 +143,17 @@ export function decodeTaskData<T = unknown>(message: Uint8Array): T {
     return out;
   };
   return revive(parsed.v) as T;
+}
+
+/**
+ * Decodes bytes another process sent (a task, or a part of one); bytes that do not decode are the sender's problem,
+ * not this process's data: `UpstreamError`.
+ */
+export function decodeSentBytes<T>(bytes: Uint8Array): T {
+  try {
+    return decodeTaskData<T>(bytes);
+  } catch (err) {
+    if (err instanceof DatasetError) throw new UpstreamError(err.message, { cause: err });
+    throw err;
+  }
 }

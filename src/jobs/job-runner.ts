@@ -10,7 +10,7 @@
  * - Stopping aborts the jobs in hand and queues them again; `start` requeues what a killed process left running.
  */
 import { ServiceError } from '../errors.js';
-import type { Clock } from '../services/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { JobTransitions, ReportJob, ReportJobQueue } from './job-types.js';
 
 /**

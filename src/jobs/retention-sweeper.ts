@@ -4,8 +4,8 @@
  * start and then every `intervalMs`; the service itself treats a job as expired from the exact instant, so a late
  * sweep never serves an old file. Each deletion is repeated safely if the process stops half-way.
  */
-import type { Clock } from '../services/clock.js';
-import { PeriodicRun } from '../services/periodic-run.js';
+import type { Clock } from '../util/clock.js';
+import { PeriodicRun } from '../util/periodic-run.js';
 import type { ReportRetention } from './job-types.js';
 import type { ReportFileStore } from './report-files.js';
 

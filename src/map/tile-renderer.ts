@@ -1,10 +1,11 @@
 /**
  * Where tiles are drawn and ranges computed: in a compute thread of the local pool (the server; tasks `map-tile` and
- * `map-range` of src/compute/protocol.ts, slices passed as SharedArrayBuffer views, so nothing is copied), or in the
+ * `map-range` of map-tasks.ts, slices passed as SharedArrayBuffer views, so nothing is copied), or in the
  * calling thread (tests, tools). Either way the same pure functions run (tile-render.ts, thermal-range.ts), and the
  * event loop of the server does no drawing.
  */
-import type { ComputeTask } from '../compute/protocol.js';
+import type { TaskShape } from '../compute/task-registry.js';
+import type { MapRangeTask, MapTileTask } from './map-tasks.js';
 import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-render.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';
 
@@ -22,12 +23,15 @@ export const inProcessRenderer: TileRenderer = {
   range: async (values) => thermalRange(values),
 };
 
+/** A map task, checked against its own type, as the generic task a pool runs. */
+const mapTask = <T extends TaskShape>(task: T): TaskShape => task;
+
 /** Draws in compute threads through `runTask` (LocalCompute's). */
-export function poolRenderer(runTask: <T>(task: ComputeTask) => Promise<T>): TileRenderer {
+export function poolRenderer(runTask: <T>(task: TaskShape) => Promise<T>): TileRenderer {
   return {
-    render: (job) => runTask<EncodedTile>({ kind: 'map-tile', job }),
+    render: (job) => runTask<EncodedTile>(mapTask<MapTileTask>({ kind: 'map-tile', job })),
     async range(values) {
-      return (await runTask<ValueRange | null>({ kind: 'map-range', values })) ?? undefined;
+      return (await runTask<ValueRange | null>(mapTask<MapRangeTask>({ kind: 'map-range', values }))) ?? undefined;
     },
   };
 }

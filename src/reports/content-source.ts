@@ -11,7 +11,7 @@ import type { SurroundingsBackend, SurroundingsGrid, SurroundingsLayers } from '
 import { DatasetError, OutsideCoverageError } from '../errors.js';
 import { holdsMetric } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
-import type { Clock } from '../services/clock.js';
+import type { Clock } from '../util/clock.js';
 import { statsRequestAt } from '../services/historical-answer.js';
 import type { HistoricalQuery, HistoricalResult } from '../services/historical-service.js';
 import type { StatsMeta } from '../services/stats-cache.js';

@@ -1,8 +1,10 @@
 import { OutsideCoverageError, ValidationError } from '../errors.js';
-import type { SamplingRule } from '../compute/compute-types.js';
 import { roundHalfUp } from '../stats/numeric.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { containingCell, forEachCellWithin } from './grid-cells.js';
+
+/** How a sample was taken (`meta.sampling` of the statistics envelope). */
+export type SamplingRule = 'point' | 'nearest_outdoor' | 'radius';
 
 /** Radius limits of the interface spec, metres (inclusive). */
 export const RADIUS_MIN_M = 5;

@@ -18,10 +18,10 @@ import { checkCity, holdsMetric } from '../keys/entitlement.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from './historical-answer.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';
-import { SingleFlight, type FlightGroup } from './single-flight.js';
+import { SingleFlight, type FlightGroup } from '../util/single-flight.js';
 import { statsEnvelope } from './stats-envelope.js';
 import { toCachedStats, type CachedStats, type StatsCache } from './stats-cache.js';
 

@@ -5,7 +5,7 @@
  * in-flight calls to share (forecasts are not cached).
  */
 import type { RecordsResponse } from '../model-service/contract.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 
 /** The two live products (the same names as the spec's product ids). */
 export type LiveProduct = 'realtime' | 'forecast';

@@ -15,10 +15,10 @@ import { roundHalfUp } from '../stats/numeric.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { HourlyRecord, RecordsResponse } from '../model-service/contract.js';
 import type { ModelQuery, ModelServiceClient } from '../model-service/client.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { LiveCache, liveCacheKey, type LiveProduct } from './live-cache.js';
 import { locate, type LocationParams } from './locate.js';
-import { SingleFlight } from './single-flight.js';
+import { SingleFlight } from '../util/single-flight.js';
 
 export type { LiveProduct } from './live-cache.js';
 

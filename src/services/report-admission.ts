@@ -15,7 +15,7 @@ import { checkCity, holdsMetric, keyLimits } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportLang, ReportRequest } from '../reports/report-types.js';
 import { quoteInput } from '../util/quote-input.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { checkCityMetrics, coveringCityOf } from './historical-answer.js';
 import type { ServiceLogger } from './historical-service.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';

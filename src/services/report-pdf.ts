@@ -7,9 +7,9 @@
 import type { ReportJob, ReportJobStore } from '../jobs/job-types.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ReportRenderer } from '../reports/report-types.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import type { ServiceLogger } from './historical-service.js';
-import { SingleFlight } from './single-flight.js';
+import { SingleFlight } from '../util/single-flight.js';
 
 /** What the PDF step needs. */
 export interface ReportPdfDeps {

@@ -10,7 +10,7 @@ import type { Awaitable, JobTransitions, ReportJobStore } from '../jobs/job-type
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportContent, ReportContentSource, ReportRenderer } from '../reports/report-types.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 
 /** What the work of a job needs. */
 export interface ReportPipelineDeps {

@@ -11,7 +11,7 @@ import { REPORT_RETENTION_MS } from '../jobs/retention-sweeper.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportLang } from '../reports/report-types.js';
 import { quoteInput } from '../util/quote-input.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import type { Accepted, ReportAdmissions, ReportParams } from './report-admission.js';
 import { reportFilename, type ReportFilename } from './report-filename.js';
 import type { ReportPdf } from './report-pdf.js';

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DamagedDataError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-dir.js';
+import { writeFileAtomic } from './atomic-dir.js';
 import { AGGREGATE_DIR, AGGREGATE_LEVELS, aggregateKeys, type AggregateSection } from './aggregate-files.js';
 import { locationJoin, readLocationText } from './data-location.js';
 

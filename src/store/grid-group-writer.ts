@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { withAtomicDir } from '../util/atomic-dir.js';
+import { withAtomicDir } from './atomic-dir.js';
 import { createChunkCodec } from './codecs.js';
 import type { GridGeometry } from './dataset-types.js';
 import { codecsForElementSize, consolidate, DEFAULT_STORAGE_CODECS, DIMENSION_SEPARATOR } from './zarr-metadata.js';

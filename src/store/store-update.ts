@@ -8,7 +8,7 @@
 import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../errors.js';
-import { siblingPath, writeFileAtomic } from '../util/atomic-dir.js';
+import { siblingPath, writeFileAtomic } from './atomic-dir.js';
 import { AGGREGATE_DIR } from './aggregate-files.js';
 import { chunkEntry, MANIFEST_FILE, manifestEntries, manifestText, readManifest, type ManifestEntry } from './chunk-manifest.js';
 

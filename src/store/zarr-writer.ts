@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DatasetError, ValidationError } from '../errors.js';
-import { beginAtomicDir } from '../util/atomic-dir.js';
+import { beginAtomicDir } from './atomic-dir.js';
 import { chunkEntry, expectedChunkKeys, writeManifest, type ManifestEntry } from './chunk-manifest.js';
 import { chunkGridShape, MANIFEST_PARTS_DIR, openChunkSink, type ChunkSink } from './chunk-sink.js';
 import { createChunkCodec, type StorageCodecs } from './codecs.js';

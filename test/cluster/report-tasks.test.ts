@@ -13,7 +13,7 @@ import { createReportTaskHandler, decodeReportTask, encodeReportTask, REPORT_TAS
 import { JetStreamTaskSubmitter } from '../../src/cluster/task-submit.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import type { ApiKeyRecord } from '../../src/keys/key-types.js';
-import { systemClock } from '../../src/services/clock.js';
+import { systemClock } from '../../src/util/clock.js';
 import { FakeContentSource, FakeRenderer } from '../jobs/support/fake-report.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 import { startLinks, until } from './support/links.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { statsCacheKey } from '../../src/services/cache-keys.js';
-import { SingleFlight } from '../../src/services/single-flight.js';
+import { SingleFlight } from '../../src/util/single-flight.js';
 import { SqliteStatsCache, toCachedStats } from '../../src/services/stats-cache.js';
 import { statsEnvelope } from '../../src/services/stats-envelope.js';
 import { deferred } from './support/fake-compute.js';

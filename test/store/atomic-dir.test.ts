@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { beginAtomicDir, swapDirectory, withAtomicDir, writeFileAtomic } from '../../src/util/atomic-dir.js';
+import { beginAtomicDir, swapDirectory, withAtomicDir, writeFileAtomic } from '../../src/store/atomic-dir.js';
 import { tempDir } from './helpers.js';
 
 describe('atomic directories', () => {

@@ -12,7 +12,7 @@ import { UnauthorizedError } from '../../errors.js';
 import { checkKeyState, checkOrigin, checkProduct, keyLimits, type BrowserSignals } from '../../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../../keys/key-types.js';
 import type { RateLimiter } from '../../keys/rate-limiter.js';
-import type { Clock } from '../../services/clock.js';
+import type { Clock } from '../../util/clock.js';
 import { enforceRateLimit, keyBucket, reportRateLimit } from './rate-limit.js';
 import { shared } from './shared.js';
 

@@ -1,6 +1,6 @@
 /** `GET /health`: no key, never rate limited. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Clock } from '../../services/clock.js';
+import type { Clock } from '../../util/clock.js';
 import type { DamageRegistry } from '../../store/damage-registry.js';
 import { described, PUBLIC_SECURITY } from '../schemas/common.js';
 import { HealthSchema } from '../schemas/health.js';

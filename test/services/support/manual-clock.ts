@@ -1,5 +1,5 @@
 /** Test double of `Clock`: time moves only when the test says so; due timers fire on `advance`. */
-import type { Clock } from '../../../src/services/clock.js';
+import type { Clock } from '../../../src/util/clock.js';
 
 /** A clock driven by hand. */
 export class ManualClock implements Clock {

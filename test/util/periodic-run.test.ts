@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PeriodicRun } from '../../src/services/periodic-run.js';
-import { ManualClock } from './support/manual-clock.js';
+import { PeriodicRun } from '../../src/util/periodic-run.js';
+import { ManualClock } from '../services/support/manual-clock.js';
 
 /** Lets pending promise callbacks run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,0 +1,26 @@
+/**
+ * The map's family of compute-thread tasks (compute/task-registry.ts): drawing a vector tile and computing the
+ * relative-scale range of one UTCI slice, so the server's event loop does no drawing. Registered by the compute
+ * thread's entry (workers/compute-worker.ts); a cluster worker serves them too (docs/cluster.md).
+ */
+import type { TaskFamily } from '../compute/task-registry.js';
+import { renderEncodedTile, type TileJob } from './tile-render.js';
+import { thermalRange } from './thermal-range.js';
+
+/** Draws one vector tile (tile-render.ts); replies with its bytes, raw and gzipped (zero bytes: empty tile). */
+export interface MapTileTask {
+  readonly kind: 'map-tile';
+  readonly job: TileJob;
+}
+
+/** The relative-scale range of one UTCI slice (thermal-range.ts); replies `{min, max}` or null. */
+export interface MapRangeTask {
+  readonly kind: 'map-range';
+  /** A view of a SharedArrayBuffer. */
+  readonly values: Float32Array;
+}
+
+export const MAP_TASKS: TaskFamily = {
+  'map-tile': { run: (task: MapTileTask) => renderEncodedTile(task.job) },
+  'map-range': { run: (task: MapRangeTask) => thermalRange(task.values) ?? null },
+};
