@@ -4,8 +4,8 @@
  * calling thread: a worker pool adds only the message passing). Each round runs the three stages in turn.
  */
 import type { ApiKeyRecord } from '../src/keys/key-types.js';
-import { renderReportHtml } from '../src/reports/html/render-html.js';
-import { renderReportPdf } from '../src/reports/pdf/render-pdf.js';
+import { renderReportHtml } from '../src/reports/render/html/render-html.js';
+import { renderReportPdf } from '../src/reports/render/pdf/render-pdf.js';
 import type { ReportContent, ReportContentSource, ReportRequest } from '../src/reports/report-types.js';
 import { measureOnce, median } from './timing.js';
 

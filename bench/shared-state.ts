@@ -4,7 +4,7 @@
  * key (batched) and on many keys, a read of the shared statistics cache, and a report admission.
  */
 import { performance } from 'node:perf_hooks';
-import { KvJobStore } from '../src/cluster/kv-job-store.js';
+import { KvJobStore } from '../src/reports/jobs/kv-job-store.js';
 import { KvRateLimiter } from '../src/cluster/kv-rate-limiter.js';
 import { KvStatsCache } from '../src/cluster/kv-stats-cache.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';

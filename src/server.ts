@@ -36,7 +36,7 @@ import { DamageRegistry } from './store/damage-registry.js';
 import { listDatasets } from './store/data-dir.js';
 import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
-import { createReportProduct, type ReportProduct } from './report-product.js';
+import { createReportProduct, type ReportProduct } from './reports/report-product.js';
 import type { Clock } from './util/clock.js';
 import { clusterState, type ClusterState } from './cluster/cluster-state.js';
 

@@ -13,7 +13,7 @@ import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
 import type { LiveService } from '../services/live-service.js';
-import type { ReportService } from '../services/report-service.js';
+import type { ReportService } from '../reports/delivery/report-service.js';
 import type { MapService } from '../map/map-service.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { decimalNumbersSchemaController } from './decimal-numbers.js';

@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
-import { KvJobStore } from './kv-job-store.js';
+import { KvJobStore } from '../reports/jobs/kv-job-store.js';
 import { KvRateLimiter } from './kv-rate-limiter.js';
 import { ClusterFlight, KvStatsCache } from './kv-stats-cache.js';
 import { ClusterLink, type ClusterLog } from './nats-connection.js';
-import { ObjectReportFiles } from './object-report-files.js';
+import { ObjectReportFiles } from '../reports/jobs/object-report-files.js';
 import { JetStreamTaskSubmitter, type TaskSubmitter } from './task-submit.js';
 
 /** The pieces a cluster API node uses instead of its embedded ones. */

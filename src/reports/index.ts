@@ -4,8 +4,8 @@
  * threads: `renderTaskHandler({ html: renderReportHtml, pdf: renderReportPdf })`).
  */
 /** Gathering the content of a report. */
-export { createReportContentSource, type ReportContentDeps } from './content-source.js';
+export { createReportContentSource, type ReportContentDeps } from './content/content-source.js';
 /** The self-contained HTML report of a content. */
-export { renderReportHtml } from './html/render-html.js';
+export { renderReportHtml } from './render/html/render-html.js';
 /** The A4 PDF report of a content. */
-export { renderReportPdf } from './pdf/render-pdf.js';
+export { renderReportPdf } from './render/pdf/render-pdf.js';

@@ -1,5 +1,5 @@
 /**
- * The seam between the reports product's delivery (routes, jobs, files: src/api/routes/reports.ts, src/jobs/) and
+ * The seam between the reports product's delivery (routes, jobs, files: src/api/routes/reports.ts, src/reports/jobs/) and
  * its content (what a report says and how it is drawn: the rest of src/reports/). Delivery asks a
  * `ReportContentSource` for the content of a validated, located request, stores that JSON with the job, and has a
  * `ReportRenderer` turn it into HTML and, later, PDF bytes.

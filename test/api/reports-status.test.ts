@@ -7,7 +7,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutsideCoverageError, UpstreamError, UpstreamTimeoutError } from '../../src/errors.js';
-import { fakeHtml, fakePdf, Gate } from '../jobs/support/fake-report.js';
+import { fakeHtml, fakePdf, Gate } from '../reports/support/fake-report.js';
 import { T0 } from './support/harness.js';
 import { expectProblem } from './support/problem.js';
 import { reportsHarness, type ReportsHarnessOptions, type ReportsHarness } from './support/reports-harness.js';

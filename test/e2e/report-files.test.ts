@@ -10,7 +10,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/reports/i18n/index.js';
+import { MESSAGES } from '../../src/reports/content/i18n/index.js';
 import { REPORT_LANGS, type ReportLang } from '../../src/reports/report-types.js';
 import { startE2eServer, type E2eServer } from './support/e2e-server.js';
 

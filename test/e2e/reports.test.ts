@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REPORTS_WIRING, type ReportsWiring } from '../../src/server.js';
 import type { ReportContentSource } from '../../src/reports/report-types.js';
-import { Gate } from '../jobs/support/fake-report.js';
+import { Gate } from '../reports/support/fake-report.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 import { expectProblem, startE2eServer, until, type E2eResponse, type E2eServer } from './support/e2e-server.js';
 

@@ -2,14 +2,14 @@
  * The reports product (key with product `reports`): `POST /reports` accepts a request and answers 202 with a job to
  * poll; `GET /reports/{job_id}` tells its state (and, once the HTML is ready, renders the PDF on the poll);
  * `GET /reports/{job_id}/download?format=html|pdf` sends a file as an attachment. The work is in
- * src/services/report-service.ts; this plugin maps it to HTTP.
+ * src/reports/delivery/report-service.ts; this plugin maps it to HTTP.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static } from 'typebox';
-import type { ReportService, ReportStatus } from '../../services/report-service.js';
-import { REPORT_RETENTION_DAYS } from '../../jobs/retention-sweeper.js';
-import type { ReportFilename } from '../../services/report-filename.js';
+import type { ReportService, ReportStatus } from '../../reports/delivery/report-service.js';
+import { REPORT_RETENTION_DAYS } from '../../reports/jobs/retention-sweeper.js';
+import type { ReportFilename } from '../../reports/delivery/report-filename.js';
 import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import {
   DownloadQuerySchema,

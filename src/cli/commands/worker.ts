@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startWorkerNode, WORKER_TASK_KINDS } from '../../cluster/worker-node.js';
-import { reportTaskKinds } from '../../report-task-runtime.js';
+import { reportTaskKinds } from '../../reports/report-task-runtime.js';
 import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';

@@ -13,7 +13,7 @@ import { SqliteKeyStore } from '../../../src/keys/key-store.js';
 import type { KeySpec } from '../../../src/keys/key-types.js';
 import type { RateLimiter } from '../../../src/keys/rate-limiter.js';
 import { HistoricalService } from '../../../src/services/historical-service.js';
-import type { ReportService } from '../../../src/services/report-service.js';
+import type { ReportService } from '../../../src/reports/delivery/report-service.js';
 import { SqliteStatsCache } from '../../../src/services/stats-cache.js';
 import { FakeCompute } from '../../services/support/fake-compute.js';
 import { ManualClock } from '../../services/support/manual-clock.js';

@@ -1,7 +1,7 @@
 /**
  * The application with the reports product over in-process parts: the SQLite job store of the harness's in-memory
  * database, report files in a temporary directory, the real runner, PDF step and sweeper driven by the harness's manual
- * clock, and the seam's test doubles for content and rendering (test/jobs/support/fake-report.ts).
+ * clock, and the seam's test doubles for content and rendering (test/reports/support/fake-report.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import type { Config, ConfigOverrides } from '../../../src/config.js';
 import type { Database } from '../../../src/db/database.js';
 import type { Geocoder } from '../../../src/geocode/geocoder.js';
-import { JobRunner } from '../../../src/jobs/job-runner.js';
-import { DirectoryReportFiles } from '../../../src/jobs/report-files.js';
-import { RetentionSweeper } from '../../../src/jobs/retention-sweeper.js';
-import { SqliteJobStore } from '../../../src/jobs/sqlite-job-store.js';
+import { JobRunner } from '../../../src/reports/jobs/job-runner.js';
+import { DirectoryReportFiles } from '../../../src/reports/jobs/report-files.js';
+import { RetentionSweeper } from '../../../src/reports/jobs/retention-sweeper.js';
+import { SqliteJobStore } from '../../../src/reports/jobs/sqlite-job-store.js';
 import { SqliteKeyStore } from '../../../src/keys/key-store.js';
-import { ReportAdmissions } from '../../../src/services/report-admission.js';
-import { ReportPdf } from '../../../src/services/report-pdf.js';
-import { reportWork } from '../../../src/services/report-pipeline.js';
-import { ReportService } from '../../../src/services/report-service.js';
-import { FakeContentSource, FakeRenderer } from '../../jobs/support/fake-report.js';
+import { ReportAdmissions } from '../../../src/reports/delivery/report-admission.js';
+import { ReportPdf } from '../../../src/reports/delivery/report-pdf.js';
+import { reportWork } from '../../../src/reports/delivery/report-pipeline.js';
+import { ReportService } from '../../../src/reports/delivery/report-service.js';
+import { FakeContentSource, FakeRenderer } from '../../reports/support/fake-report.js';
 import type { ManualClock } from '../../services/support/manual-clock.js';
 import { harness, type Harness } from './harness.js';
 

@@ -8,10 +8,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KvJobStore } from '../../../src/cluster/kv-job-store.js';
+import { KvJobStore } from '../../../src/reports/jobs/kv-job-store.js';
 import { ClusterLink } from '../../../src/cluster/nats-connection.js';
-import { ObjectReportFiles } from '../../../src/cluster/object-report-files.js';
-import { createReportTaskHandler, REPORT_TASK_KIND } from '../../../src/cluster/report-tasks.js';
+import { ObjectReportFiles } from '../../../src/reports/jobs/object-report-files.js';
+import { createReportTaskHandler, REPORT_TASK_KIND } from '../../../src/reports/jobs/report-tasks.js';
 import type { ConfigOverrides } from '../../../src/config.js';
 import { ClusterFlight, KvStatsCache } from '../../../src/cluster/kv-stats-cache.js';
 import { KERNEL_VERSION } from '../../../src/compute/stats-kernel.js';
@@ -26,7 +26,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../../../src/cluster/worker-node.js';
 import { createPoolExecutor } from '../../../src/compute/local-compute.js';
 import { plannedCompute } from '../../../src/compute/planned-compute.js';
-import { reportTaskKinds } from '../../../src/report-task-runtime.js';
+import { reportTaskKinds } from '../../../src/reports/report-task-runtime.js';
 import { startE2eServer, type E2eServer } from '../../e2e/support/e2e-server.js';
 import { TEST_LINK_OPTIONS } from './links.js';
 import { startTestConsumer, type TestConsumer } from './task-consumer.js';
@@ -77,7 +77,7 @@ export interface ReportWorker {
   stop(): Promise<void>;
 }
 
-/** A worker as `svc worker` runs it: compute kinds and the report runtime (src/report-task-runtime.ts), own pool. */
+/** A worker as `svc worker` runs it: compute kinds and the report runtime (src/reports/report-task-runtime.ts), own pool. */
 export interface RuntimeWorker {
   readonly node: WorkerNode;
   stop(): Promise<void>;

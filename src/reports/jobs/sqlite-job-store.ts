@@ -1,0 +1,216 @@
+/**
+ * Report jobs in the service's SQLite database (the embedded default): every seam of job-types.ts over the tables of
+ * migration 2. Each operation is one statement or one transaction, so a process killed at any moment leaves every job
+ * in a state it had; WAL mode keeps every committed change across a crash of the process.
+ *
+ * One serving process per database runs jobs: `recover` requeues whatever a stopped process left running.
+ */
+import type { Database } from '../../db/database.js';
+import type { ReportContent, ReportRequest } from '../report-types.js';
+import type {
+  AcceptInput,
+  AcceptOutcome,
+  Claim,
+  IdempotentRecord,
+  JobAdvance,
+  JobState,
+  ReportAdmission,
+  ReportJob,
+  ReportJobQueue,
+  ReportJobStore,
+  ReportRetention,
+} from './job-types.js';
+
+interface JobRow {
+  id: string;
+  key_id: number;
+  state: JobState;
+  request_json: string;
+  has_content: number;
+  attempts: number;
+  not_before_ms: number;
+  last_error: string | null;
+  detail: string | null;
+  created_ms: number;
+  updated_ms: number;
+  completed_ms: number | null;
+  finished_ms: number | null;
+  pdf_ms: number | null;
+  expired_ms: number | null;
+}
+
+const JOB_COLUMNS = `id, key_id, state, request_json, content_json IS NOT NULL AS has_content, attempts, not_before_ms,
+  last_error, detail, created_ms, updated_ms, completed_ms, finished_ms, pdf_ms, expired_ms`;
+
+function toJob(row: JobRow): ReportJob {
+  return Object.freeze({
+    id: row.id,
+    keyId: row.key_id,
+    state: row.state,
+    request: Object.freeze(JSON.parse(row.request_json) as ReportRequest),
+    attempts: row.attempts,
+    notBeforeMs: row.not_before_ms,
+    hasContent: row.has_content === 1,
+    detail: row.detail ?? undefined,
+    lastError: row.last_error ?? undefined,
+    createdMs: row.created_ms,
+    updatedMs: row.updated_ms,
+    completedMs: row.completed_ms ?? undefined,
+    finishedMs: row.finished_ms ?? undefined,
+    pdfMs: row.pdf_ms ?? undefined,
+    expiredMs: row.expired_ms ?? undefined,
+  });
+}
+
+/** The finished states: retention counts from the moment a job reaches one. */
+const FINISHED: ReadonlySet<JobState> = new Set(['completed', 'failed']);
+
+/** Every job seam over one SQLite database. */
+export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJobQueue, ReportRetention {
+  readonly #db: Database;
+  readonly #get;
+  readonly #content;
+  readonly #used;
+  readonly #idem;
+  readonly #due;
+  readonly #next;
+  readonly #charge;
+  readonly #insertJob;
+  readonly #insertIdem;
+  readonly #claimOne;
+  readonly #accept: (input: AcceptInput) => AcceptOutcome;
+  readonly #claim: (nowMs: number) => Claim;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#get = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM report_jobs WHERE id = ?`);
+    this.#used = db.prepare<[number, string], { used: number }>('SELECT used FROM report_quota WHERE key_id = ? AND day = ?');
+    this.#idem = db.prepare<[number, string], { fingerprint: string; job_id: string }>(
+      'SELECT fingerprint, job_id FROM report_idempotency WHERE key_id = ? AND idem_key = ?',
+    );
+    this.#due = db.prepare<[number], { id: string }>(
+      `SELECT id FROM report_jobs WHERE state = 'queued' AND not_before_ms <= ? ORDER BY not_before_ms, created_ms LIMIT 1`,
+    );
+    this.#next = db.prepare<[], { at: number | null }>(`SELECT MIN(not_before_ms) AS at FROM report_jobs WHERE state = 'queued'`);
+    this.#content = db.prepare<[string], { content_json: string | null }>('SELECT content_json FROM report_jobs WHERE id = ?');
+    this.#charge = db.prepare<[number, string]>(
+      `INSERT INTO report_quota (key_id, day, used) VALUES (?, ?, 1) ON CONFLICT (key_id, day) DO UPDATE SET used = used + 1`,
+    );
+    this.#insertJob = db.prepare<[string, number, string, number, number, number]>(
+      `INSERT INTO report_jobs (id, key_id, state, request_json, not_before_ms, created_ms, updated_ms) VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
+    );
+    this.#insertIdem = db.prepare<[number, string, string, string]>(
+      'INSERT INTO report_idempotency (key_id, idem_key, fingerprint, job_id) VALUES (?, ?, ?, ?)',
+    );
+    this.#claimOne = db.prepare<[number, string]>(`UPDATE report_jobs SET state = 'running', attempts = attempts + 1, updated_ms = ? WHERE id = ?`);
+    this.#accept = db.transaction((input: AcceptInput) => this.#acceptNow(input));
+    this.#claim = db.transaction((nowMs: number) => this.#claimNow(nowMs));
+  }
+
+  accept(input: AcceptInput): AcceptOutcome {
+    return this.#accept(input);
+  }
+
+  quotaUsed(keyId: number, day: string): number {
+    return this.#used.get(keyId, day)?.used ?? 0;
+  }
+
+  idempotent(keyId: number, key: string): IdempotentRecord | undefined {
+    const row = this.#idem.get(keyId, key);
+    return row ? { fingerprint: row.fingerprint, jobId: row.job_id } : undefined;
+  }
+
+  get(id: string): ReportJob | undefined {
+    const row = this.#get.get(id);
+    return row ? toJob(row) : undefined;
+  }
+
+  content(id: string): ReportContent | undefined {
+    const row = this.#content.get(id);
+    return row?.content_json ? (JSON.parse(row.content_json) as ReportContent) : undefined;
+  }
+
+  markPdfReady(id: string, nowMs: number): void {
+    this.#db.prepare(`UPDATE report_jobs SET pdf_ms = ?, updated_ms = ? WHERE id = ? AND state = 'completed' AND expired_ms IS NULL`).run(nowMs, nowMs, id);
+  }
+
+  claim(nowMs: number): Claim {
+    return this.#claim(nowMs);
+  }
+
+  advance(id: string, from: JobState, to: JobState, nowMs: number, changes: JobAdvance = {}): boolean {
+    const sets = ['state = @to', 'updated_ms = @now'];
+    if (changes.content !== undefined) sets.push('content_json = @content');
+    if (changes.detail !== undefined) sets.push('detail = @detail');
+    if (to === 'completed') sets.push('completed_ms = @now');
+    if (FINISHED.has(to)) sets.push('finished_ms = @now');
+    const info = this.#db.prepare(`UPDATE report_jobs SET ${sets.join(', ')} WHERE id = @id AND state = @from`).run({
+      id, from, to, now: nowMs,
+      ...(changes.content !== undefined ? { content: JSON.stringify(changes.content) } : {}),
+      ...(changes.detail !== undefined ? { detail: changes.detail } : {}),
+    });
+    return info.changes === 1;
+  }
+
+  requeue(id: string, notBeforeMs: number, nowMs: number, error?: string): void {
+    this.#db
+      .prepare(
+        `UPDATE report_jobs SET state = 'queued', not_before_ms = ?, updated_ms = ?, last_error = COALESCE(?, last_error)
+         WHERE id = ? AND state IN ('running', 'delivering')`,
+      )
+      .run(notBeforeMs, nowMs, error ?? null, id);
+  }
+
+  recover(nowMs: number): number {
+    return Number(this.#db
+      .prepare(`UPDATE report_jobs SET state = 'queued', not_before_ms = ?, updated_ms = ? WHERE state IN ('running', 'delivering')`)
+      .run(nowMs, nowMs).changes);
+  }
+
+  due(beforeMs: number, limit: number): string[] {
+    return this.#db
+      .prepare<[number, number], { id: string }>(
+        'SELECT id FROM report_jobs WHERE expired_ms IS NULL AND finished_ms <= ? ORDER BY finished_ms LIMIT ?',
+      )
+      .all(beforeMs, limit)
+      .map((r) => r.id);
+  }
+
+  markExpired(id: string, nowMs: number): void {
+    this.#db.transaction(() => {
+      this.#db.prepare('UPDATE report_jobs SET expired_ms = ?, updated_ms = ?, content_json = NULL WHERE id = ? AND expired_ms IS NULL').run(nowMs, nowMs, id);
+      this.#db.prepare('DELETE FROM report_idempotency WHERE job_id = ?').run(id);
+    })();
+  }
+
+  forgetQuotaBefore(day: string): void {
+    this.#db.prepare('DELETE FROM report_quota WHERE day < ?').run(day);
+  }
+
+  #acceptNow(input: AcceptInput): AcceptOutcome {
+    const { idempotency } = input;
+    if (idempotency !== undefined) {
+      const earlier = this.idempotent(input.keyId, idempotency.key);
+      if (earlier !== undefined) {
+        if (earlier.fingerprint !== idempotency.fingerprint) return { kind: 'idempotency_conflict' };
+        return { kind: 'replayed', job: this.get(earlier.jobId)! };
+      }
+    }
+    const used = this.quotaUsed(input.keyId, input.quota.day);
+    if (used >= input.quota.limit) return { kind: 'quota_exceeded', used };
+    this.#charge.run(input.keyId, input.quota.day);
+    this.#insertJob.run(input.id, input.keyId, JSON.stringify(input.request), input.nowMs, input.nowMs, input.nowMs);
+    if (idempotency !== undefined) this.#insertIdem.run(input.keyId, idempotency.key, idempotency.fingerprint, input.id);
+    return { kind: 'created', job: this.get(input.id)! };
+  }
+
+  #claimNow(nowMs: number): Claim {
+    const due = this.#due.get(nowMs);
+    if (due === undefined) {
+      const at = this.#next.get()?.at ?? null;
+      return { wakeAtMs: at ?? undefined };
+    }
+    this.#claimOne.run(nowMs, due.id);
+    return { job: this.get(due.id)! };
+  }
+}
