@@ -4,7 +4,7 @@
  * knows how to take them down again in the right order. `svc serve` and `svc demo` use it, and so do the end-to-end tests and benchmarks.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from './api/app.js';
+import { buildApp } from './nodes/http-app.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
 import type { Config, HttpGeocoderApi } from './config.js';

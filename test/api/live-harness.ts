@@ -5,9 +5,9 @@
  * exactly when the test advances time; retry back-off waits fire at once. Map tiles are drawn in the test's thread and
  * URLs signed with TEST_TILE_SECRET.
  */
-import type { OpenApiDocument } from '../../src/api/reference/openapi-types.js';
+import type { OpenApiDocument } from '../../src/reference/openapi-types.js';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/nodes/http-app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';

@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LICENCE_NAME } from '../../src/api/openapi.js';
-import { operations, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
+import { LICENCE_NAME } from '../../src/reference/published-document.js';
+import { operations, type OpenApiDocument } from '../../src/reference/openapi-types.js';
 import { openApiHarness, type LiveHarness } from './live-harness.js';
 
 const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');

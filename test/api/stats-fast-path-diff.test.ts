@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/nodes/http-app.js';
 import { embeddedGeocoder, harness, type Harness } from './support/harness.js';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
+import { operations, type OpenApiDocument } from '../../src/reference/openapi-types.js';
 import { ENV_VARS } from '../../src/config.js';
 import { DISTANCE_DECIMALS } from '../../src/sampling/sampling.js';
 import { openApiHarness, type LiveHarness } from '../api/live-harness.js';

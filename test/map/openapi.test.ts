@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS, type ProblemCode } from '../../src/api/problems.js';
-import type { OpenApiDocument, OpenApiOperation } from '../../src/api/reference/openapi-types.js';
+import type { OpenApiDocument, OpenApiOperation } from '../../src/reference/openapi-types.js';
 import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 
 let h: LiveHarness;

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/api/app.js';
+import { buildApp } from '../../src/nodes/http-app.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
 import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
 import { HistoricalService } from '../../src/services/historical-service.js';

@@ -3,7 +3,7 @@
  * embedded geocoder (or a given one). `issue` creates keys the way the operator CLI does.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../src/api/app.js';
+import { buildApp } from '../../../src/nodes/http-app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../../src/config.js';
 import { openDatabase, type Database } from '../../../src/db/database.js';
 import { GAZETTEER } from '../../../src/geocode/gazetteer-data.js';

@@ -4,10 +4,10 @@
  * must work offline: nothing but the service's own URLs, no script, every link answered by the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../src/api/reference/openapi-types.js';
-import { operations } from '../../src/api/reference/openapi-types.js';
+import type { OpenApiDocument } from '../../src/reference/openapi-types.js';
+import { operations } from '../../src/reference/openapi-types.js';
 import { PROBLEM_CODES } from '../../src/api/problems.js';
-import { openApiHarness, type LiveHarness } from './live-harness.js';
+import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 
 let h: LiveHarness;
 let doc: OpenApiDocument;

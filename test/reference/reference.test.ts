@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CITIES } from '../../src/cities/catalog.js';
 import { getScale, listScaleSummaries, listViews, SCALE_IDS } from '../../src/scales/index.js';
-import { harness, T0, type Harness } from './support/harness.js';
-import { expectProblem, UUID_V4 } from './support/problem.js';
+import { harness, T0, type Harness } from '../api/support/harness.js';
+import { expectProblem, UUID_V4 } from '../api/support/problem.js';
 
 let h: Harness;
 beforeAll(async () => {

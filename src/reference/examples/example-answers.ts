@@ -1,15 +1,15 @@
 /**
  * Example answers of the keyed endpoints for the OpenAPI document and the reference page: real answers of the service
  * over the demo datasets (`svc demo`) at a street next to Grand-Place, Brussels, typed against the response schemas so
- * they cannot drift from them unnoticed (test/api/openapi-examples.test.ts also validates them at run time). The
- * keyless endpoints need no stored example: the document asks the service itself (src/api/openapi-examples.ts).
+ * they cannot drift from them unnoticed (test/reference/openapi-examples.test.ts also validates them at run time). The
+ * keyless endpoints need no stored example: the document asks the service itself (src/reference/examples/openapi-examples.ts).
  */
 import type { Static } from 'typebox';
-import type { GeocodeResponseSchema } from './schemas/geocode.js';
-import type { StatsEnvelopeSchema } from './schemas/historical.js';
-import type { KeyInfoSchema } from './schemas/key.js';
-import type { HourlyEnvelopeSchema, HourlyRecordSchema } from './schemas/live.js';
-import type { ReportAcceptedSchema, ReportStatusSchema } from './schemas/reports.js';
+import type { GeocodeResponseSchema } from '../../api/schemas/geocode.js';
+import type { StatsEnvelopeSchema } from '../../api/schemas/historical.js';
+import type { KeyInfoSchema } from '../../api/schemas/key.js';
+import type { HourlyEnvelopeSchema, HourlyRecordSchema } from '../../api/schemas/live.js';
+import type { ReportAcceptedSchema, ReportStatusSchema } from '../../api/schemas/reports.js';
 
 /** A record: the named fields and whatever else the model adds (`lead_h`, `reference_hour`). */
 type HourlyRecord = Static<typeof HourlyRecordSchema> & Record<string, unknown>;

@@ -4,7 +4,7 @@
  * example 200 answer and an example of each problem status. Keyless answers are asked from the service itself when the
  * document is published, so they are always current; keyed answers are the stored real answers of example-answers.ts.
  */
-import { PROBLEMS, type ProblemCode } from './problems.js';
+import { PROBLEMS, type ProblemCode } from '../../api/problems.js';
 import {
   FORECAST_EXAMPLE,
   GEOCODE_EXAMPLE,
@@ -19,8 +19,8 @@ import {
 import {
   MAP_CATALOG_EXAMPLE, MAP_EXAMPLE_EXP, MAP_EXAMPLE_FORECAST_MS, MAP_EXAMPLE_LIVE_MS, MAP_EXAMPLE_SIGS, MAP_EXAMPLE_TILE, TILEJSON_EXAMPLES,
 } from './map-examples.js';
-import type { CodeSample, OpenApiDocument, OpenApiOperation, OpenApiResponse } from './reference/openapi-types.js';
-import { METHODS, needsKey } from './reference/openapi-types.js';
+import type { CodeSample, OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../openapi-types.js';
+import { METHODS, needsKey } from '../openapi-types.js';
 
 /** How one operation is shown by example. */
 export interface OperationExamples {

@@ -1,11 +1,11 @@
 /**
  * Example answers of the map product for the OpenAPI document and the reference page: a real catalog of the service
  * over the demo datasets (`svc demo`, Brussels at 10 m) and the TileJSON of three of its URLs, typed against the
- * response schemas so they cannot drift from them unnoticed (test/api/openapi-examples.test.ts validates them too).
+ * response schemas so they cannot drift from them unnoticed (test/reference/openapi-examples.test.ts validates them too).
  * The catalog's forecast is rebuilt from its timestamps and thermal ranges, which is all that differs between steps.
  */
 import type { Static } from 'typebox';
-import type { MapCatalogSchema, TileJsonSchema } from './schemas/map.js';
+import type { MapCatalogSchema, TileJsonSchema } from '../../api/schemas/map.js';
 
 /** Expiry of the example URLs, epoch seconds. */
 export const MAP_EXAMPLE_EXP = '1795507200';

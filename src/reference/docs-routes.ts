@@ -6,12 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { DocsLocation } from './docs-location.js';
-import { errorsPageHtml } from './reference/errors-page.js';
-import type { DocsPaths } from './reference/layout.js';
-import type { OpenApiDocument } from './reference/openapi-types.js';
-import { referencePageHtml } from './reference/reference-page.js';
-import { REFERENCE_CSS } from './reference/style.js';
+import type { DocsLocation } from '../api/docs-location.js';
+import { errorsPageHtml } from './errors-page.js';
+import type { DocsPaths } from './layout.js';
+import type { OpenApiDocument } from './openapi-types.js';
+import { referencePageHtml } from './reference-page.js';
+import { REFERENCE_CSS } from './style.js';
 
 /** Options of the docs pages. */
 export interface DocsOptions {

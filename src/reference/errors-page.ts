@@ -4,7 +4,7 @@
  * it (read from the OpenAPI document, linked to their place in the reference). Generated from `PROBLEMS`, so a code
  * can never lack its anchor.
  */
-import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../problems.js';
+import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from '../api/problems.js';
 import { codeBlock, escapeHtml, inline, jsonHtml } from './html.js';
 import { pageHtml, type DocsPaths, type NavItem } from './layout.js';
 import { operations, type OpenApiDocument } from './openapi-types.js';

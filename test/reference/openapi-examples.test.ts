@@ -7,11 +7,11 @@
  */
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_JOB_EXAMPLE_ID } from '../../src/api/example-answers.js';
-import { exampleTarget, OPERATION_EXAMPLES } from '../../src/api/openapi-examples.js';
-import { operations, type JsonSchema, type OpenApiDocument } from '../../src/api/reference/openapi-types.js';
+import { REPORT_JOB_EXAMPLE_ID } from '../../src/reference/examples/example-answers.js';
+import { exampleTarget, OPERATION_EXAMPLES } from '../../src/reference/examples/openapi-examples.js';
+import { operations, type JsonSchema, type OpenApiDocument } from '../../src/reference/openapi-types.js';
 import { ManualClock } from '../services/support/manual-clock.js';
-import { LIVE_T0, liveHarness, startRealModelService, type LiveHarness, type RealModelService } from './live-harness.js';
+import { LIVE_T0, liveHarness, startRealModelService, type LiveHarness, type RealModelService } from '../api/live-harness.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
 import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
 import { SYNTH_SPEC } from '../model-service/synthetic-city.js';
