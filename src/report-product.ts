@@ -10,7 +10,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Geocoder } from './geocode/geocoder.js';
-import { JobRunner, type RunnerLogger } from './jobs/job-runner.js';
+import { JobRunner } from './jobs/job-runner.js';
 import { DirectoryReportFiles } from './jobs/report-files.js';
 import { RetentionSweeper } from './jobs/retention-sweeper.js';
 import { SqliteJobStore } from './jobs/sqlite-job-store.js';
@@ -28,6 +28,7 @@ import { ReportAdmissions } from './services/report-admission.js';
 import { ReportPdf } from './services/report-pdf.js';
 import { reportWork } from './services/report-pipeline.js';
 import { ReportService } from './services/report-service.js';
+import type { Logger } from './util/logger.js';
 
 /** Back-off after a job's first transient failure; doubled after each further one. */
 export const REPORT_RETRY_BASE_MS = 2_000;
@@ -48,7 +49,7 @@ export interface ReportProductDeps {
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
   /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
   readonly renderWorker?: string;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
   /** The shared back end of a cluster; absent: SQLite and the reports directory, jobs run in this process. */
   readonly cluster?: ClusterReports;
 }

@@ -34,6 +34,7 @@ import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 import { DamageRegistry } from './store/damage-registry.js';
 import { listDatasets } from './store/data-dir.js';
+import type { Logger } from './util/logger.js';
 import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './report-product.js';
@@ -96,7 +97,7 @@ export interface ServerOptions {
 }
 
 /** Messages of background work go to the application's logger once it exists. */
-function forwardingLogger(target: () => FastifyBaseLogger | undefined) {
+function forwardingLogger(target: () => FastifyBaseLogger | undefined): Logger {
   return {
     info: (obj: object, msg: string) => target()?.info(obj, msg),
     warn: (obj: object, msg: string) => target()?.warn(obj, msg),

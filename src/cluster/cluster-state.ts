@@ -6,10 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
+import type { Logger } from '../util/logger.js';
 import { KvJobStore } from './kv-job-store.js';
 import { KvRateLimiter } from './kv-rate-limiter.js';
 import { ClusterFlight, KvStatsCache } from './kv-stats-cache.js';
-import { ClusterLink, type ClusterLog } from './nats-connection.js';
+import { ClusterLink } from './nats-connection.js';
 import { ObjectReportFiles } from './object-report-files.js';
 import { JetStreamTaskSubmitter, type TaskSubmitter } from './task-submit.js';
 
@@ -30,7 +31,7 @@ export interface ClusterState {
 
 /** Options of `clusterState`. */
 export interface ClusterStateOptions {
-  readonly log?: ClusterLog;
+  readonly log?: Logger;
   /** An existing link of this process to share; one is started otherwise (and closed by `close`). */
   readonly link?: ClusterLink;
 }

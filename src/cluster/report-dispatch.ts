@@ -9,9 +9,9 @@
  */
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportJob } from '../jobs/job-types.js';
-import type { RunnerLogger } from '../jobs/job-runner.js';
 import type { Clock } from '../services/clock.js';
 import { PeriodicRun } from '../services/periodic-run.js';
+import type { Logger } from '../util/logger.js';
 import type { KvJobStore } from './kv-job-store.js';
 import { encodeReportTask, REPORT_TASK_KIND, reportTaskId } from './report-tasks.js';
 import type { TaskSubmitter } from './task-submit.js';
@@ -27,7 +27,7 @@ export interface ReportDispatcherDeps {
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
   readonly clock: Clock;
   readonly intervalMs?: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 /** Queues report tasks; one per API node. */

@@ -12,11 +12,12 @@
  */
 import { ValidationError } from '../errors.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
-import { settleFailure, type RetryPolicy, type RunnerLogger } from '../jobs/job-runner.js';
+import { settleFailure, type RetryPolicy } from '../jobs/job-runner.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ReportContentSource, ReportRenderer } from '../reports/report-types.js';
 import type { Clock } from '../services/clock.js';
 import { reportWork } from '../services/report-pipeline.js';
+import type { Logger } from '../util/logger.js';
 import type { KvJobStore } from './kv-job-store.js';
 import type { TaskContext, TaskHandler } from './task-types.js';
 
@@ -70,7 +71,7 @@ export interface ReportTaskDeps {
   readonly policy: RetryPolicy;
   /** How long a claim holds without renewal, ms; renewed every third of it (with the task's progress). */
   readonly leaseMs: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 const NOTHING = new Uint8Array(0);

@@ -14,10 +14,10 @@ import type { ReportAdmission, ReportJob, ReportJobStore } from '../jobs/job-typ
 import { checkCity, holdsMetric, keyLimits } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { ReportLang, ReportRequest } from '../reports/report-types.js';
+import type { Logger } from '../util/logger.js';
 import { quoteInput } from '../util/quote-input.js';
 import type { Clock } from './clock.js';
 import { checkCityMetrics, coveringCityOf } from './historical-answer.js';
-import type { ServiceLogger } from './historical-service.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';
 
 /** The body of a report request, type-checked by the route schema, defaults filled. */
@@ -35,7 +35,7 @@ export interface ReportAdmissionDeps {
   readonly limits: DefaultLimits;
   /** Told about every new job (the runner claims it when a slot is free, or it is queued as a task). */
   readonly onQueued: (job: ReportJob) => void;
-  readonly logger?: ServiceLogger;
+  readonly logger?: Pick<Logger, 'error'>;
 }
 
 /** An accepted request: its job, and whether an earlier request with the same idempotency key made it. */
