@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LAMBERT72_PROJ4 } from '../src/store/crs.js';
+import { LAMBERT72_PROJ4 } from '../src/geo/lambert72.js';
 import type { DatasetSpec } from '../src/store/dataset-types.js';
 import { openDataset } from '../src/store/zarr-reader.js';
 import { writeDataset } from '../src/store/zarr-writer.js';

@@ -8,7 +8,7 @@ import { buildApp } from './nodes/http-app.js';
 import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
 import type { Config, HttpGeocoderApi } from './config.js';
-import { DamagedDataError, NotFoundError } from './errors.js';
+import { DamagedDataError } from './errors.js';
 import { openDatabase, type Database } from './db/database.js';
 import { GAZETTEER } from './geocode/gazetteer-data.js';
 import { createGazetteer } from './geocode/gazetteer.js';
@@ -22,7 +22,6 @@ import {
 } from './geocode/geocoder.js';
 import { CachedKeyLookup } from './keys/cached-key-lookup.js';
 import { SqliteKeyStore } from './keys/key-store.js';
-import type { ApiKeyRecord } from './keys/key-types.js';
 import { MapService } from './map/map-service.js';
 import { poolRenderer } from './map/tile-renderer.js';
 import { loadTileSecret } from './map/tile-secret.js';
@@ -34,6 +33,7 @@ import { MemoryStatsCache } from './services/memory-stats-cache.js';
 import { SqliteStatsCache } from './services/stats-cache.js';
 import { DamageRegistry } from './store/damage-registry.js';
 import { listDatasets } from './store/data-dir.js';
+import type { Logger } from './util/logger.js';
 import { createReportContentSource } from './reports/index.js';
 import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './reports/report-product.js';
@@ -96,22 +96,12 @@ export interface ServerOptions {
 }
 
 /** Messages of background work go to the application's logger once it exists. */
-function forwardingLogger(target: () => FastifyBaseLogger | undefined) {
+function forwardingLogger(target: () => FastifyBaseLogger | undefined): Logger {
   return {
     info: (obj: object, msg: string) => target()?.info(obj, msg),
     warn: (obj: object, msg: string) => target()?.warn(obj, msg),
     error: (obj: object, msg: string) => target()?.error(obj, msg),
   };
-}
-
-/** The key with this id, or undefined when there is none. */
-function keyById(keys: SqliteKeyStore, id: number): ApiKeyRecord | undefined {
-  try {
-    return keys.get(id);
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
 }
 
 /** A built service: the application (ready, not yet listening), the parts it runs on, and its shutdown. */
@@ -200,7 +190,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const reports = await createReportProduct({
       config, db, geocoder, clock: systemClock,
       content: wiring.content({ historical, compute, geocoder, clock: systemClock }),
-      keyById: (id) => keyById(keys, id),
+      keyById: (id) => keys.findById(id),
       ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
       logger: forwardingLogger(() => log),
       ...(cluster !== undefined ? { cluster: { store: cluster.jobs, files: cluster.files, tasks: cluster.tasks } } : {}),

@@ -5,8 +5,9 @@
  */
 import type { Config, NatsConfig } from '../config.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
+import type { Logger } from '../util/logger.js';
 import { createNatsCompute } from './nats-compute.js';
-import { ClusterLink, type ClusterLog } from './nats-connection.js';
+import { ClusterLink } from './nats-connection.js';
 import { NatsTaskQueue, randomId } from './task-queue.js';
 
 /** An API node's cluster compute and the link it runs on (other cluster parts of the node may share the link). */
@@ -32,7 +33,7 @@ export interface ClusterComputeOptions {
   readonly link?: ClusterLink;
   /** The node's id, used as requester id; a fresh random one otherwise. */
   readonly requesterId?: string;
-  readonly log?: ClusterLog;
+  readonly log?: Logger;
 }
 
 /** Starts the cluster compute of an API node configured with `config.nats`. */

@@ -9,8 +9,9 @@ import type { Config } from '../config.js';
 import { KvJobStore } from '../reports/jobs/kv-job-store.js';
 import { KvRateLimiter } from './kv-rate-limiter.js';
 import { ClusterFlight, KvStatsCache } from './kv-stats-cache.js';
-import { ClusterLink, type ClusterLog } from './nats-connection.js';
+import { ClusterLink } from './nats-connection.js';
 import { ObjectReportFiles } from '../reports/jobs/object-report-files.js';
+import type { Logger } from '../util/logger.js';
 import { JetStreamTaskSubmitter, type TaskSubmitter } from './task-submit.js';
 
 /** The pieces a cluster API node uses instead of its embedded ones. */
@@ -30,7 +31,7 @@ export interface ClusterState {
 
 /** Options of `clusterState`. */
 export interface ClusterStateOptions {
-  readonly log?: ClusterLog;
+  readonly log?: Logger;
   /** An existing link of this process to share; one is started otherwise (and closed by `close`). */
   readonly link?: ClusterLink;
 }

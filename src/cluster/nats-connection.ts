@@ -11,6 +11,7 @@ import { Kvm } from '@nats-io/kv';
 import { Objm } from '@nats-io/obj';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { UpstreamError } from '../errors.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { ensureClusterInfrastructure, type InfrastructureOptions } from './infrastructure.js';
 
 /** The handles of a live connection. */
@@ -22,12 +23,6 @@ export interface ClusterConnection {
   readonly objm: Objm;
 }
 
-/** Where the link reports state changes (a pino logger fits). */
-export interface ClusterLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
-
 /** Options of `ClusterLink.start`. */
 export interface ClusterLinkOptions extends InfrastructureOptions {
   /** `nats://host:port`, or several separated by commas (the servers of one NATS cluster). */
@@ -36,10 +31,9 @@ export interface ClusterLinkOptions extends InfrastructureOptions {
   readonly name: string;
   /** Pause between connection attempts, ms (default 500). */
   readonly retryMs?: number;
-  readonly log?: ClusterLog;
+  /** Where the link reports state changes. */
+  readonly log?: Logger;
 }
-
-const silent: ClusterLog = { info: () => {}, warn: () => {} };
 
 /** A process's connection to NATS, kept alive in the background. */
 export class ClusterLink {
@@ -89,7 +83,7 @@ export class ClusterLink {
 
   /** Connects, sets up, follows status until the connection closes, and starts over — until `close()`. */
   async #run(): Promise<void> {
-    const log = this.options.log ?? silent;
+    const log = this.options.log ?? SILENT_LOGGER;
     const retryMs = this.options.retryMs ?? 500;
     while (!this.#closed) {
       let nc: NatsConnection | undefined;
@@ -132,7 +126,7 @@ export class ClusterLink {
    * Tracks the connection: while the client reconnects it is not handed out (so requests fail fast rather than queue
    * behind a dead socket); after a reconnection the infrastructure is ensured again before it is.
    */
-  async #follow(conn: ClusterConnection, log: ClusterLog): Promise<void> {
+  async #follow(conn: ClusterConnection, log: Logger): Promise<void> {
     for await (const status of conn.nc.status()) {
       if (this.#closed) break;
       if (status.type === 'disconnect') {

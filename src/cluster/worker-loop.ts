@@ -13,7 +13,8 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { errorToData, ServiceError, UpstreamError } from '../errors.js';
-import type { ClusterLink, ClusterLog } from './nats-connection.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
+import type { ClusterLink } from './nats-connection.js';
 import { RESULT_TO_HEADER, TASK_STREAM, TASK_SUBJECT_PREFIX, WORKER_CONSUMER } from './names.js';
 import { DELIVERY_HEADER, OUTCOME_HEADER } from './task-queue.js';
 import type { TaskContext, TaskHandler } from './task-types.js';
@@ -28,7 +29,7 @@ export interface WorkerLoopOptions {
   readonly workerId: string;
   /** How long `stop()` lets in-flight tasks finish before handing them back, ms (default 10 s). */
   readonly graceMs?: number;
-  readonly log?: ClusterLog & { error?(obj: object, msg: string): void };
+  readonly log?: Logger;
 }
 
 /** A running worker loop. */
@@ -56,11 +57,10 @@ function deliveryContext(msg: JsMsg, signal: AbortSignal, maxDeliver: number, wo
     progress: () => msg.working(),
   };
 }
-const silent = { info: () => {}, warn: () => {} };
 
 /** Starts pulling tasks in the background (waiting for NATS while it is down). */
 export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
-  const log = options.log ?? silent;
+  const log = options.log ?? SILENT_LOGGER;
   const graceMs = options.graceMs ?? 10_000;
   const inFlight = new Map<JsMsg, AbortController>();
   const running = new Set<Promise<void>>();

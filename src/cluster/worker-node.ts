@@ -10,9 +10,10 @@ import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
 import type { ServedKind } from '../compute/task-registry.js';
 import { isDataUrl } from '../store/data-location.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
 import { computeTaskHandlers } from './compute-tasks.js';
-import { ClusterLink, type ClusterLog } from './nats-connection.js';
+import { ClusterLink } from './nats-connection.js';
 import { randomId } from './task-queue.js';
 import type { TaskHandler } from './task-types.js';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
@@ -27,7 +28,7 @@ export interface WorkerParts {
   /** The compute facade over the worker's own pool (statistics, surroundings) for handlers that gather more. */
   readonly compute: PlannedCompute;
   readonly link: ClusterLink;
-  readonly log: ClusterLog;
+  readonly log: Logger;
   /** Registers what to close when the worker stops: after its tasks are done, before its pool and link close. */
   onStop(close: () => Promise<void>): void;
 }
@@ -49,7 +50,7 @@ export interface WorkerNodeOptions {
   readonly maxDeliver: number;
   /** Grace period of a stop for in-flight tasks, ms. */
   readonly graceMs?: number;
-  readonly log?: ClusterLog;
+  readonly log?: Logger;
   /** Task kinds to serve; default WORKER_TASK_KINDS. */
   readonly kinds?: readonly TaskKindsFactory[];
   /** Accept fault-injection tasks in the pool (tests of crash handling only). */
@@ -64,12 +65,10 @@ export interface WorkerNode {
   stop(): Promise<void>;
 }
 
-const silent: ClusterLog = { info: () => {}, warn: () => {} };
-
 /** Starts a worker (connecting in the background; it pulls once NATS is reachable). */
 export async function startWorkerNode(options: WorkerNodeOptions): Promise<WorkerNode> {
   const workerId = randomId();
-  const log = options.log ?? silent;
+  const log = options.log ?? SILENT_LOGGER;
   const threads = options.threads ?? availableParallelism();
   const pool = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
   // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.

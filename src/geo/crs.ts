@@ -1,24 +1,12 @@
 /**
  * Coordinate reference systems of the service: WGS 84 (EPSG:4326, what clients send), Belgian Lambert 72
- * (EPSG:31370, the grid of every dataset) and Web Mercator (EPSG:3857, map tiles).
- *
- * Lambert 72 carries the 7-parameter BD72 → WGS 84 shift "BD72 to WGS 84 (3)" (EPSG:15929, accuracy 1 m), the operation
- * PROJ 9 and GDAL pick for EPSG:4326 → EPSG:31370 when no grid is installed. EPSG publishes it in the coordinate-frame
- * convention (rotations −0.3366, 0.457, −1.8422″); `+towgs84` uses the position-vector convention, hence the flipped
- * rotation signs below. Agreement with `gdaltransform` (GDAL 3.6.2, PROJ 9.1.1) is below a millimetre; see
- * test/geo/crs.test.ts and docs/geography.md.
+ * (EPSG:31370, the grid of every dataset; its definition with the BD72 datum shift is geo/lambert72.ts) and Web
+ * Mercator (EPSG:3857, map tiles). Agreement with `gdaltransform` (GDAL 3.6.2, PROJ 9.1.1) is below a millimetre; see
+ * test/geo/crs.test.ts, test/geo/lambert72.test.ts and docs/geography.md.
  */
 import proj4 from 'proj4';
 import { ValidationError } from '../errors.js';
-
-/** EPSG code of Belgian Lambert 72, the CRS of every dataset grid. */
-export const LAMBERT72_EPSG = 31370;
-
-/** proj4 definition of EPSG:31370 with the BD72 datum shift; written into dataset attributes as `crs_proj4`. */
-export const LAMBERT72_PROJ4 =
-  '+proj=lcc +lat_0=90 +lon_0=4.36748666666667 +lat_1=51.1666672333333 +lat_2=49.8333339 ' +
-  '+x_0=150000.013 +y_0=5400088.438 +ellps=intl ' +
-  '+towgs84=-106.8686,52.2978,-103.7239,0.3366,-0.457,1.8422,-1.2747 +units=m +no_defs';
+import { LAMBERT72_PROJ4 } from './lambert72.js';
 
 /** proj4 definition of EPSG:3857 (spherical Web Mercator), as `gdalsrsinfo -o proj4 EPSG:3857` prints it. */
 export const WEB_MERCATOR_PROJ4 =

@@ -2,6 +2,10 @@
  * API keys in SQLite (table `api_keys`, see src/db/migrations.ts). Keys are looked up by the SHA-256 hash of the
  * presented key. The server puts a `CachedKeyLookup` in front (one query per key per 5 s), so an operator's change
  * (`svc keys update|deactivate`) reaches a running server within 5 seconds.
+ *
+ * A missing key is a value: look-ups answer `undefined`, and each caller decides what that means (401 for a presented
+ * key, a failed report job when its key is gone). Only a change to a key that does not exist is an error
+ * (`NotFoundError`): the operator named it.
  */
 import type { Database } from '../db/database.js';
 import { NotFoundError } from '../errors.js';
@@ -93,14 +97,12 @@ export class SqliteKeyStore implements KeyLookup {
         now.toISOString(),
         valid.expiresAt ?? null,
       );
-    return { key, record: this.get(Number(info.lastInsertRowid)) };
+    return { key, record: this.#written(Number(info.lastInsertRowid)) };
   }
 
-  /** The record with this id; NotFoundError when there is none. */
-  get(id: number): ApiKeyRecord {
-    const row = this.#byId.get(id);
-    if (!row) throw new NotFoundError(`No key with id ${id}.`);
-    return toRecord(row);
+  /** The record of a row this store has just written or checked (it exists: no key is ever deleted). */
+  #written(id: number): ApiKeyRecord {
+    return toRecord(this.#byId.get(id)!);
   }
 
   /** Every key, oldest first. */
@@ -108,9 +110,10 @@ export class SqliteKeyStore implements KeyLookup {
     return this.#db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY id').all().map(toRecord);
   }
 
-  /** Applies the operator's changes and returns the updated record. */
+  /** Applies the operator's changes and returns the updated record; NotFoundError when there is no key with this id. */
   update(id: number, changes: KeyChanges, now: Date): ApiKeyRecord {
-    const current = this.get(id);
+    const current = this.findById(id);
+    if (current === undefined) throw new NotFoundError(`No key with id ${id}.`);
     const valid = validateChanges(changes);
     const sets: string[] = [];
     const values: (string | number | null)[] = [];
@@ -134,10 +137,10 @@ export class SqliteKeyStore implements KeyLookup {
       put('deactivated_utc', now.toISOString());
     }
     if (sets.length > 0) this.#db.prepare(`UPDATE api_keys SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
-    return this.get(id);
+    return this.#written(id);
   }
 
-  /** Deactivates a key (it then answers 403); reactivation is `update(id, { active: true })`. */
+  /** Deactivates a key (it then answers 403); reactivation is `update(id, { active: true })`. NotFoundError as `update`. */
   deactivate(id: number, now: Date): ApiKeyRecord {
     return this.update(id, { active: false }, now);
   }

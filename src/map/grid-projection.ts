@@ -9,7 +9,8 @@
  * between: over 80 m the map between the two projections is affine to well under a millimetre.
  */
 import proj4 from 'proj4';
-import { LAMBERT72_PROJ4, WEB_MERCATOR_PROJ4, WGS84_PROJ4 } from '../geo/crs.js';
+import { WEB_MERCATOR_PROJ4, WGS84_PROJ4 } from '../geo/crs.js';
+import { LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { zoomRange, type MercatorBox, type ZoomRange } from './web-mercator-tiles.js';
 

@@ -10,7 +10,8 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Geocoder } from '../geocode/geocoder.js';
-import { JobRunner, type RunnerLogger } from './jobs/job-runner.js';
+import { JobRunner } from './jobs/job-runner.js';
+import type { Logger } from '../util/logger.js';
 import { DirectoryReportFiles } from './jobs/report-files.js';
 import { RetentionSweeper } from './jobs/retention-sweeper.js';
 import { SqliteJobStore } from './jobs/sqlite-job-store.js';
@@ -48,7 +49,7 @@ export interface ReportProductDeps {
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
   /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
   readonly renderWorker?: string;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
   /** The shared back end of a cluster; absent: SQLite and the reports directory, jobs run in this process. */
   readonly cluster?: ClusterReports;
 }

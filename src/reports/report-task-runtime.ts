@@ -18,7 +18,6 @@ import type { TaskHandler } from '../cluster/task-types.js';
 import type { LocalCompute } from '../compute/local-compute.js';
 import { KERNEL_VERSION } from '../compute/stats-kernel.js';
 import type { Config } from '../config.js';
-import type { RunnerLogger } from './jobs/job-runner.js';
 import { REPORT_RETRY_BASE_MS, REPORT_RETRY_MAX_MS } from './report-product.js';
 import { createReportContentSource } from './index.js';
 import { createRenderPool } from './render/render-pool.js';
@@ -28,6 +27,7 @@ import { createEmbeddedGeocoder } from '../geocode/geocoder.js';
 import { systemClock } from '../util/clock.js';
 import { HistoricalService } from '../services/historical-service.js';
 import { MemoryStatsCache } from '../services/memory-stats-cache.js';
+import type { Logger } from '../util/logger.js';
 
 /** What the runtime is built from. */
 export interface ReportTaskRuntimeDeps {
@@ -37,7 +37,7 @@ export interface ReportTaskRuntimeDeps {
   readonly compute: LocalCompute;
   /** The worker's id (flight claims, lease owners). */
   readonly workerId: string;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 /** The `report` handler of a worker and what to close when the worker stops. */
@@ -48,7 +48,7 @@ export interface ReportTaskRuntime {
 }
 
 /** The `report` kind for a worker's handler registry (`startWorkerNode`'s `kinds`), closed when the worker stops. */
-export function reportTaskKinds(config: Config, logger?: RunnerLogger): TaskKindsFactory {
+export function reportTaskKinds(config: Config, logger?: Logger): TaskKindsFactory {
   return (parts) => {
     const runtime = createReportTaskRuntime({ config, link: parts.link, compute: parts.compute, workerId: parts.workerId, ...(logger ? { logger } : {}) });
     parts.onStop(() => runtime.close());

@@ -17,6 +17,7 @@ import type { Geocoder } from '../geocode/geocoder.js';
 import { checkCity, holdsMetric } from '../keys/entitlement.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
+import type { Logger } from '../util/logger.js';
 import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from '../util/clock.js';
 import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from './historical-answer.js';
@@ -45,11 +46,6 @@ export interface HistoricalResult {
   readonly replayable: boolean;
 }
 
-/** Where failures of background work are reported (a pino logger fits). */
-export interface ServiceLogger {
-  error(obj: object, msg: string): void;
-}
-
 /** What the service needs. */
 export interface HistoricalServiceDeps {
   readonly backend: ComputeBackend;
@@ -60,7 +56,8 @@ export interface HistoricalServiceDeps {
   readonly timeoutMs: number;
   /** Version of the kernels and statistics definitions; part of every cache key. */
   readonly computeVersion: string;
-  readonly logger?: ServiceLogger;
+  /** Where failures of background work are reported: errors only. */
+  readonly logger?: Pick<Logger, 'error'>;
   /** Where damaged data met by a computation are recorded (and logged once per problem, not per request). */
   readonly damage?: DamageRegistry;
   /**

@@ -1,15 +1,12 @@
 /**
  * The one CRS every dataset uses, EPSG:31370 (BD72 / Belgian Lambert 72), in the forms the Zarr metadata carries:
- * a proj4 string for the group attributes and a CF `grid_mapping` variable with WKT for xarray, rioxarray and GDAL.
+ * the proj4 string of geo/lambert72.ts (with its datum shift) and a CF `grid_mapping` variable with WKT for xarray,
+ * rioxarray and GDAL.
  */
+import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 
 /** EPSG code of Belgian Lambert 72; the only CRS a dataset may have. */
-export const DATASET_CRS_EPSG = 31370;
-
-/** proj4 definition of EPSG:31370 (as printed by `gdalsrsinfo EPSG:31370 -o proj4`). */
-export const LAMBERT72_PROJ4 =
-  '+proj=lcc +lat_0=90 +lon_0=4.36748666666667 +lat_1=51.1666672333333 +lat_2=49.8333339 +x_0=150000.013 ' +
-  '+y_0=5400088.438 +ellps=intl +units=m +no_defs';
+export const DATASET_CRS_EPSG = LAMBERT72_EPSG;
 
 /** OGC WKT 1 of EPSG:31370 (as printed by `gdalsrsinfo EPSG:31370 -o wkt1`). */
 export const LAMBERT72_WKT =

@@ -5,11 +5,7 @@
  * repaired chunk serves again at once.
  */
 import type { DamagedDataError } from '../errors.js';
-
-/** Where damage is logged (a pino logger fits). */
-export interface DamageLogger {
-  error(obj: object, msg: string): void;
-}
+import type { Logger } from '../util/logger.js';
 
 /** What health answers say about one damaged dataset. */
 export interface DamagedDatasetSummary {
@@ -27,11 +23,11 @@ export class DamageRegistry {
   readonly #now: () => number;
   readonly #seen = new Set<string>();
   readonly #datasets = new Map<string, { problems: number; detail: string; since: string }>();
-  #logger: DamageLogger | undefined;
+  #logger: Pick<Logger, 'error'> | undefined;
   /** Reports made before a logger was attached, logged when it is. */
   #unlogged: DamagedDataError[] = [];
 
-  constructor(options: { now?: () => number; logger?: DamageLogger } = {}) {
+  constructor(options: { now?: () => number; logger?: Pick<Logger, 'error'> } = {}) {
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
   }
@@ -49,7 +45,7 @@ export class DamageRegistry {
   }
 
   /** Logs to `logger` from now on, starting with the problems reported before. */
-  attachLogger(logger: DamageLogger): void {
+  attachLogger(logger: Pick<Logger, 'error'>): void {
     this.#logger = logger;
     for (const err of this.#unlogged) this.#log(logger, err);
     this.#unlogged = [];
@@ -60,7 +56,7 @@ export class DamageRegistry {
     return [...this.#datasets].sort(([a], [b]) => (a < b ? -1 : 1)).map(([dataset, e]) => ({ dataset, ...e }));
   }
 
-  #log(logger: DamageLogger, err: DamagedDataError): void {
+  #log(logger: Pick<Logger, 'error'>, err: DamagedDataError): void {
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
     logger.error(
       { dataset: err.dataset, path: err.extra.path, ...(cause ? { cause } : {}) },

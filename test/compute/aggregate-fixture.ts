@@ -8,7 +8,7 @@ import { aggregateDataset } from '../../src/compute/dataset-aggregation.js';
 import type { LocalCompute } from '../../src/compute/local-compute.js';
 import { lambert72ToWgs84 } from '../../src/geo/crs.js';
 import { roundCoord } from '../../src/geo/round.js';
-import { LAMBERT72_PROJ4 } from '../../src/store/crs.js';
+import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type DatasetSpec, type HourlyField } from '../../src/store/dataset-types.js';
 import { writeDataset } from '../../src/store/zarr-writer.js';
 import { createRandom } from '../../src/util/random.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import {
-  LAMBERT72_PROJ4,
   lambert72ToWgs84,
   webMercatorToWgs84,
   wgs84ToLambert72,
   wgs84ToWebMercator,
 } from '../../src/geo/crs.js';
+import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 
 // Control points produced by GDAL's gdaltransform (GDAL 3.6.2, PROJ 9.1.1, no datum grids installed, so PROJ applies
 // "BD72 to WGS 84 (3)", EPSG:15929):

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
-import { LAMBERT72_PROJ4, WEB_MERCATOR_PROJ4 } from '../../src/geo/crs.js';
+import { WEB_MERCATOR_PROJ4 } from '../../src/geo/crs.js';
+import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 import { cellWindow, cornerXY, gridFootprint, projectCorners } from '../../src/map/grid-projection.js';
 import { inRange, tileBox, tilesCovering, tileSpan, WORLD_M } from '../../src/map/web-mercator-tiles.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';

@@ -7,7 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lambert72ToWgs84, LAMBERT72_PROJ4 } from '../../src/geo/crs.js';
+import { lambert72ToWgs84 } from '../../src/geo/crs.js';
+import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type DatasetSpec, type HourlyField } from '../../src/store/dataset-types.js';
 import { writeDataset } from '../../src/store/zarr-writer.js';
 

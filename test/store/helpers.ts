@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIELD_ENCODINGS, type DatasetSpec, type HourlyField } from '../../src/store/dataset-types.js';
-import { LAMBERT72_PROJ4 } from '../../src/store/crs.js';
+import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 import { writeDataset, type DatasetWriterOptions } from '../../src/store/zarr-writer.js';
 
 /** 11 x 7 cells in 4 x 3 chunks (edge chunks on both axes), 30 hours, two fields. */

@@ -11,6 +11,7 @@ import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
 import { listDatasets } from '../../store/data-dir.js';
 import { isDataUrl, locationJoin, readLocationText } from '../../store/data-location.js';
+import type { Logger } from '../../util/logger.js';
 import type { Command } from '../command.js';
 import { parseCount, shutdownSignal } from '../options.js';
 
@@ -55,7 +56,7 @@ export const workerCommand: Command = {
     const nats = config.nats!;
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const graceMs = parseCount('grace', values.grace, 10, 0) * 1_000;
-    const log = { info: lineLog('info'), warn: lineLog('warn'), error: lineLog('error') };
+    const log: Logger = { info: lineLog('info'), warn: lineLog('warn'), error: lineLog('error') };
     const worker = await startWorkerNode({
       natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
       // Compute tasks, and report jobs: gathered over this worker's pool, rendered in its own threads.

@@ -17,8 +17,8 @@ import type { ReportLang, ReportRequest } from '../report-types.js';
 import { quoteInput } from '../../util/quote-input.js';
 import type { Clock } from '../../util/clock.js';
 import { checkCityMetrics, coveringCityOf } from '../../services/historical-answer.js';
-import type { ServiceLogger } from '../../services/historical-service.js';
 import { checkLocationParams, locate, type LocationParams } from '../../services/locate.js';
+import type { Logger } from '../../util/logger.js';
 
 /** The body of a report request, type-checked by the route schema, defaults filled. */
 export interface ReportParams extends LocationParams {
@@ -35,7 +35,7 @@ export interface ReportAdmissionDeps {
   readonly limits: DefaultLimits;
   /** Told about every new job (the runner claims it when a slot is free, or it is queued as a task). */
   readonly onQueued: (job: ReportJob) => void;
-  readonly logger?: ServiceLogger;
+  readonly logger?: Pick<Logger, 'error'>;
 }
 
 /** An accepted request: its job, and whether an earlier request with the same idempotency key made it. */

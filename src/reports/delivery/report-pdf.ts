@@ -8,8 +8,8 @@ import type { ReportJob, ReportJobStore } from '../jobs/job-types.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { ReportRenderer } from '../report-types.js';
 import type { Clock } from '../../util/clock.js';
-import type { ServiceLogger } from '../../services/historical-service.js';
 import { SingleFlight } from '../../util/single-flight.js';
+import type { Logger } from '../../util/logger.js';
 
 /** What the PDF step needs. */
 export interface ReportPdfDeps {
@@ -19,7 +19,7 @@ export interface ReportPdfDeps {
   readonly clock: Clock;
   /** How long a status poll waits for a PDF render it started or joined, ms (0: it never waits). */
   readonly waitMs: number;
-  readonly logger?: ServiceLogger;
+  readonly logger?: Pick<Logger, 'error'>;
 }
 
 /** Starts, joins and waits for PDF renders; one per process. */

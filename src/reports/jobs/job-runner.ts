@@ -11,6 +11,7 @@
  */
 import { ServiceError } from '../../errors.js';
 import type { Clock } from '../../util/clock.js';
+import type { Logger } from '../../util/logger.js';
 import type { JobTransitions, ReportJob, ReportJobQueue } from './job-types.js';
 
 /**
@@ -29,13 +30,6 @@ const ADVICE: Readonly<Record<string, string>> = {
   dataset_damaged: 'The stored data must be repaired by the operator; retrying will not help until then.',
 };
 
-/** What the runner tells operators. */
-export interface RunnerLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 /**
  * The work of one job: from the state it was claimed in to `completed`. Resolves true when it completed the job, false
  * when the job was no longer its to move (another runner, or retention, moved it); rejects on failure.
@@ -49,7 +43,7 @@ export interface JobRunnerOptions extends RetryPolicy {
   readonly clock: Clock;
   /** Jobs worked on at the same time. */
   readonly concurrency: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 /** Longest failure detail kept; details are meant to be short. */
@@ -169,7 +163,7 @@ export interface FailureDeps {
   readonly transitions: JobTransitions;
   readonly policy: RetryPolicy;
   readonly clock: Clock;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 /**

@@ -9,9 +9,9 @@
  */
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { ReportJob } from './job-types.js';
-import type { RunnerLogger } from './job-runner.js';
 import type { Clock } from '../../util/clock.js';
 import { PeriodicRun } from '../../util/periodic-run.js';
+import type { Logger } from '../../util/logger.js';
 import type { KvJobStore } from './kv-job-store.js';
 import { encodeReportTask, REPORT_TASK_KIND, reportTaskId } from './report-tasks.js';
 import type { TaskSubmitter } from '../../cluster/task-submit.js';
@@ -27,7 +27,7 @@ export interface ReportDispatcherDeps {
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
   readonly clock: Clock;
   readonly intervalMs?: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 /** Queues report tasks; one per API node. */

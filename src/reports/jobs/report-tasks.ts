@@ -12,11 +12,12 @@
  */
 import { ValidationError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
-import { settleFailure, type RetryPolicy, type RunnerLogger } from './job-runner.js';
+import { settleFailure, type RetryPolicy } from './job-runner.js';
 import type { ReportFileStore } from './report-files.js';
 import type { ReportContentSource, ReportRenderer } from '../report-types.js';
 import type { Clock } from '../../util/clock.js';
 import { reportWork } from '../delivery/report-pipeline.js';
+import type { Logger } from '../../util/logger.js';
 import type { KvJobStore } from './kv-job-store.js';
 import type { TaskContext, TaskHandler } from '../../cluster/task-types.js';
 
@@ -70,7 +71,7 @@ export interface ReportTaskDeps {
   readonly policy: RetryPolicy;
   /** How long a claim holds without renewal, ms; renewed every third of it (with the task's progress). */
   readonly leaseMs: number;
-  readonly logger?: RunnerLogger;
+  readonly logger?: Logger;
 }
 
 const NOTHING = new Uint8Array(0);

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../../util/clock.js';
 import { PeriodicRun } from '../../util/periodic-run.js';
+import type { Logger } from '../../util/logger.js';
 import type { ReportRetention } from './job-types.js';
 import type { ReportFileStore } from './report-files.js';
 
@@ -17,12 +18,6 @@ export const REPORT_RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
 /** Jobs expired per batch; a sweep runs batches until none is due. */
 const BATCH = 100;
 
-/** Where the sweeper reports. */
-export interface SweeperLogger {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 /** Options of the sweeper. */
 export interface RetentionSweeperOptions {
   readonly retention: ReportRetention;
@@ -30,7 +25,7 @@ export interface RetentionSweeperOptions {
   readonly clock: Clock;
   /** Time between sweeps, ms. */
   readonly intervalMs: number;
-  readonly logger?: SweeperLogger;
+  readonly logger?: Logger;
 }
 
 /** Deletes expired report files on a timer; one per process. */

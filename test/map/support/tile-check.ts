@@ -5,7 +5,8 @@
 import { classifyRings, VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import proj4 from 'proj4';
-import { LAMBERT72_PROJ4, WEB_MERCATOR_PROJ4 } from '../../../src/geo/crs.js';
+import { WEB_MERCATOR_PROJ4 } from '../../../src/geo/crs.js';
+import { LAMBERT72_PROJ4 } from '../../../src/geo/lambert72.js';
 import type { GridGeometry } from '../../../src/store/dataset-types.js';
 import { TILE_EXTENT, tileBox } from '../../../src/map/web-mercator-tiles.js';
 
