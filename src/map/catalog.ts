@@ -8,7 +8,7 @@
 import type { CityConfig, MapLayer } from '../cities/city-types.js';
 import { holdsMetric } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
-import type { Timestep } from '../model-service/contract.js';
+import type { Timestep } from '../upstream/model-service-contract.js';
 import type { DatasetState, MapData } from './map-data.js';
 import { layerHasData, MAP_LAYERS, type MapLayerDef } from './map-layers.js';
 import type { ValueRange } from './thermal-range.js';

@@ -6,8 +6,8 @@
  * threads. Concurrent requests for one item share one call.
  */
 import { UpstreamError } from '../errors.js';
-import type { DatasetInfo, Timesteps } from '../model-service/contract.js';
-import type { ModelServiceClient } from '../model-service/client.js';
+import type { DatasetInfo, Timesteps } from '../upstream/model-service-contract.js';
+import type { ModelServiceClient } from '../upstream/model-service-client.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru } from '../util/byte-lru.js';
 import type { BuildingArrays } from './building-features.js';

@@ -12,7 +12,7 @@ import type { CityConfig } from '../cities/city-types.js';
 import { DamagedDataError, NotFoundError, UpstreamError, UpstreamTimeoutError, UpstreamUnavailableError } from '../errors.js';
 import { checkCity } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
-import type { ModelServiceClient } from '../model-service/client.js';
+import type { ModelServiceClient } from '../upstream/model-service-client.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { quoteInput } from '../util/quote-input.js';

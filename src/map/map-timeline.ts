@@ -5,7 +5,7 @@
  * the last URL_MAX_LIFETIME_S listed (remembered in memory, per process), so no URL handed out stops resolving before
  * it expires; such a tile shows what the model says about that hour now. Any other timestamp is not a step (404).
  */
-import type { Timesteps } from '../model-service/contract.js';
+import type { Timesteps } from '../upstream/model-service-contract.js';
 import { URL_MAX_LIFETIME_S } from './url-signing.js';
 
 /** One hour, ms. */

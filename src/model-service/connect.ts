@@ -7,7 +7,7 @@
 import type { DamageRegistry } from '../store/damage-registry.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
 import type { UpstreamClock } from '../upstream/upstream-types.js';
-import { createModelServiceClient, type ModelServiceClient } from './client.js';
+import { createModelServiceClient, type ModelServiceClient } from '../upstream/model-service-client.js';
 import { startModelService } from './start.js';
 
 /** Seed of the embedded model service's perturbation (the `svc model-service` default too). */

@@ -15,7 +15,7 @@ import { STATIC_ARRAYS, type DatasetReader, type HourlyField, type StaticArray }
 import {
   DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS, MODEL_SERVICE_NAME,
   type DatasetInfo, type ModelHealth, type RecordsResponse, type Timesteps,
-} from './contract.js';
+} from '../upstream/model-service-contract.js';
 import { replayRecords, type SampledCells } from './replay.js';
 import { ChunkCache, serveDataset, type ServedDataset } from './served-dataset.js';
 import { SliceStore } from './slices.js';

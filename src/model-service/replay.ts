@@ -6,7 +6,7 @@
  */
 import { groupCellsByChunk, type ChunkCells } from '../store/cell-gather.js';
 import { HOURLY_FIELDS, type HourlyField } from '../store/dataset-types.js';
-import type { HourlyRecord } from './contract.js';
+import type { HourlyRecord } from '../upstream/model-service-contract.js';
 import { oxidantAt, ozoneFromNo2 } from './ozone.js';
 import { FIELD_GROUP, noiseAt, perturbValue, type PerturbGroup } from './perturbation.js';
 import type { ChunkCache, ServedDataset } from './served-dataset.js';

@@ -1,5 +1,5 @@
 /**
- * The model service on the wire (contract.ts, docs/model-service.md), on plain `node:http`: a handful of GET routes,
+ * The model service on the wire (src/upstream/model-service-contract.ts, docs/model-service.md), on plain `node:http`: a handful of GET routes,
  * strict query parsing, JSON bodies, `{code, status, detail}` errors, and a float32 body for grid slices. It runs
  * inside the API process (the embedded default) or as its own process (`svc model-service`).
  */
@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { endianness } from 'node:os';
 import { DamagedDataError, ServiceError } from '../errors.js';
-import { MODEL_ERROR_STATUS, STATIC_ARRAY_DTYPES, type ModelErrorCode } from './contract.js';
+import { MODEL_ERROR_STATUS, STATIC_ARRAY_DTYPES, type ModelErrorCode } from '../upstream/model-service-contract.js';
 import type { ModelService } from './model-service.js';
 import { parseRecordsQuery, parseSliceTimestamp, QueryError } from './query.js';
 import { isoHour } from './timeline.js';

@@ -4,7 +4,7 @@
  * too, so a city whose dataset changes never answers from another dataset's entries; forecast keys only name
  * in-flight calls to share (forecasts are not cached).
  */
-import type { RecordsResponse } from '../model-service/contract.js';
+import type { RecordsResponse } from '../upstream/model-service-contract.js';
 import type { Clock } from '../util/clock.js';
 
 /** The two live products (the same names as the spec's product ids). */

@@ -12,7 +12,7 @@ import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
 import type { KeySpec } from '../../src/keys/key-types.js';
-import { createModelServiceClient } from '../../src/model-service/client.js';
+import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { createModelService } from '../../src/model-service/model-service.js';
 import { listenModelService, modelServiceHandler, type RunningModelService } from '../../src/model-service/server.js';
 import { openDatasets } from '../../src/store/data-dir.js';

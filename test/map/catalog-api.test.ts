@@ -4,7 +4,7 @@
  * catalog served stale while the model service is down, 503 when none is cached, and the 404/403/401 rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelServiceClient } from '../../src/model-service/client.js';
+import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { thermalRange } from '../../src/map/thermal-range.js';
 import { checkSignature } from '../../src/map/url-signing.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';

@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelServiceClient } from '../../src/model-service/client.js';
+import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { signedQuery } from '../../src/map/url-signing.js';
 import { tilesCovering, type MercatorBox } from '../../src/map/web-mercator-tiles.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';

@@ -7,7 +7,7 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DamagedDataError } from '../../src/errors.js';
-import { createModelServiceClient } from '../../src/model-service/client.js';
+import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { startModelService } from '../../src/model-service/start.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
 import { ManualClock } from '../services/support/manual-clock.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModelService, type ModelServiceConnection } from '../../src/model-service/connect.js';
-import type { HourlyRecord } from '../../src/model-service/contract.js';
+import type { HourlyRecord } from '../../src/upstream/model-service-contract.js';
 import { systemClock } from '../../src/util/clock.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 

@@ -1,7 +1,7 @@
 /** The model service on the wire (docs/model-service.md), and the API's client against it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutsideCoverageError, UpstreamError } from '../../src/errors.js';
-import { createModelServiceClient } from '../../src/model-service/client.js';
+import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { createModelService } from '../../src/model-service/model-service.js';
 import { listenModelService, modelServiceHandler, type RunningModelService } from '../../src/model-service/server.js';
 import { openDatasets } from '../../src/store/data-dir.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordsResponse } from '../../src/model-service/contract.js';
+import type { RecordsResponse } from '../../src/upstream/model-service-contract.js';
 import { LiveCache, liveCacheKey, REALTIME_TTL_MS } from '../../src/services/live-cache.js';
 import { ManualClock } from './support/manual-clock.js';
 

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static } from 'typebox';
 import type { ReportService, ReportStatus } from '../../reports/delivery/report-service.js';
-import { REPORT_RETENTION_DAYS } from '../../reports/jobs/retention-sweeper.js';
+import { REPORT_RETENTION_DAYS } from '../../reports/retention.js';
 import type { ReportFilename } from '../../reports/delivery/report-filename.js';
 import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import {

@@ -7,7 +7,7 @@
 import { NotFoundError } from '../../errors.js';
 import type { JobStage, ReportJob, ReportJobStore } from '../jobs/job-types.js';
 import type { OpenedReportFile, ReportFileStore, ReportFormat } from '../jobs/report-files.js';
-import { REPORT_RETENTION_MS } from '../jobs/retention-sweeper.js';
+import { REPORT_RETENTION_MS } from '../retention.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { ReportLang } from '../report-types.js';
 import { quoteInput } from '../../util/quote-input.js';

@@ -7,13 +7,9 @@
 import type { Clock } from '../../util/clock.js';
 import { PeriodicRun } from '../../util/periodic-run.js';
 import type { Logger } from '../../util/logger.js';
+import { REPORT_RETENTION_MS } from '../retention.js';
 import type { ReportRetention } from './job-types.js';
 import type { ReportFileStore } from './report-files.js';
-
-/** Days report files are kept after generation (the API's `expires_in_days`). */
-export const REPORT_RETENTION_DAYS = 30;
-/** The same, in milliseconds. */
-export const REPORT_RETENTION_MS = REPORT_RETENTION_DAYS * 86_400_000;
 
 /** Jobs expired per batch; a sweep runs batches until none is due. */
 const BATCH = 100;

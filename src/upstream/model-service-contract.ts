@@ -1,6 +1,6 @@
 /**
- * The model service's HTTP contract, imported by both sides: the stand-in server (server.ts) and the API's client
- * (client.ts). The prose version, with examples, is docs/model-service.md; keep the two in step.
+ * The model service's HTTP contract, imported by both sides: the stand-in server (src/model-service/server.ts) and the API's client
+ * (model-service-client.ts). The prose version, with examples, is docs/model-service.md; keep the two in step.
  *
  *   GET /health                                     → ModelHealth
  *   GET /datasets                                   → { datasets: DatasetInfo[] }

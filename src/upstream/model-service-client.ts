@@ -1,5 +1,5 @@
 /**
- * The API's side of the model-service contract (contract.ts), over any `Upstream` (normally the standard stack of
+ * The API's side of the model-service contract (model-service-contract.ts), over any `Upstream` (normally the standard stack of
  * src/upstream/upstream-client.ts, which already turned time-outs and dead connections into typed errors).
  *
  * Answers are checked just enough to be safe to pass on: an object with a `records` array whose entries are objects
@@ -10,9 +10,9 @@
  * arrays, for map tiles) are read by grid-body.ts into shared memory.
  */
 import { DamagedDataError, OutsideCoverageError, UpstreamError } from '../errors.js';
-import { readJson } from '../upstream/upstream-client.js';
-import type { Upstream, UpstreamResponse } from '../upstream/upstream-types.js';
-import { STATIC_ARRAY_DTYPES, type DatasetInfo, type RecordsResponse, type Timesteps } from './contract.js';
+import { readJson } from './upstream-client.js';
+import type { Upstream, UpstreamResponse } from './upstream-types.js';
+import { STATIC_ARRAY_DTYPES, type DatasetInfo, type RecordsResponse, type Timesteps } from './model-service-contract.js';
 import { readFloat32Grid, readUint8Grid, type GridArray } from './grid-body.js';
 import type { HourlyField } from '../store/dataset-types.js';
 

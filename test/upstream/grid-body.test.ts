@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
-import { checkDatasetInfo, createModelServiceClient } from '../../src/model-service/client.js';
-import { readFloat32Grid, readUint8Grid } from '../../src/model-service/grid-body.js';
+import { checkDatasetInfo, createModelServiceClient } from '../../src/upstream/model-service-client.js';
+import { readFloat32Grid, readUint8Grid } from '../../src/upstream/grid-body.js';
 import type { Upstream, UpstreamResponse } from '../../src/upstream/upstream-types.js';
 
 const answer = (body: Uint8Array, headers: Record<string, string>): UpstreamResponse => ({ status: 200, headers, body });

@@ -1,11 +1,11 @@
 /**
- * The API's reading of the model service's binary grid answers (slices and static arrays, contract.ts): the size
+ * The API's reading of the model service's binary grid answers (slices and static arrays, model-service-contract.ts): the size
  * headers must agree with the body, and values land in SharedArrayBuffer-backed arrays, so they can be handed to
  * compute threads without copying. A disagreeing or truncated answer is the upstream's failure (`UpstreamError`).
  */
 import { endianness } from 'node:os';
 import { UpstreamError } from '../errors.js';
-import type { UpstreamResponse } from '../upstream/upstream-types.js';
+import type { UpstreamResponse } from './upstream-types.js';
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 
