@@ -1,0 +1,117 @@
+/**
+ * The import directions of the house, as a table of allowed arrows between rooms (folders under src/, plus the
+ * `workers/` entries). Requests come down: the entry points (CLI, thread entries) and the composition root (`nodes`)
+ * over the HTTP layer (`api`, with the documentation site `reference` reading its contract), over the products
+ * (`services` for statistics and live records, `map`, `reports`), over the back ends (`cluster` for NATS, `compute`
+ * for the kernels, `model-service`, `upstream`), over the data (`store`, `sampling`, `stats`) and the foundations
+ * (`geo`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
+ * or dynamic included, fails with its file and line; a new folder must be given its place.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/util/paths.js';
+import { cyclicRooms, importsIn, roomImports, roomOf, typeScriptFiles, type RoomImport } from './import-graph.js';
+
+/** Every room and the rooms it may import from. */
+export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  // Foundations: import nothing of the project, or only each other.
+  errors: [],
+  util: [],
+  classification: [],
+  geo: ['errors', 'util'],
+  db: ['errors', 'util'],
+  // Data: the dataset store and what is read from it.
+  store: ['errors', 'geo', 'util'],
+  stats: ['classification', 'errors', 'store'],
+  sampling: ['errors', 'stats', 'store'],
+  cities: ['errors', 'geo', 'util'],
+  scales: ['classification'],
+  // Seams to the services the API calls (the model service's contract and client, the HTTP upstream stack).
+  upstream: ['errors', 'store', 'util'],
+  geocode: ['errors', 'geo', 'util'],
+  keys: ['cities', 'db', 'errors', 'util'],
+  // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
+  // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
+  compute: ['cities', 'classification', 'errors', 'geo', 'sampling', 'stats', 'store', 'util'],
+  model: ['cities', 'compute', 'geo', 'store', 'util'],
+  'model-service': ['cities', 'errors', 'geo', 'model', 'sampling', 'store', 'upstream', 'util'],
+  // Products below HTTP.
+  services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
+  map: ['cities', 'compute', 'errors', 'geo', 'keys', 'stats', 'store', 'upstream', 'util'],
+  cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
+  reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'store', 'util'],
+  // HTTP, and the documentation site that renders its contract.
+  api: ['cities', 'errors', 'geo', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
+  reference: ['api', 'cities', 'errors', 'util'],
+  // Settings: the table of SVC_* variables, read by the entry points and handed down as plain options.
+  config: ['errors', 'geocode', 'keys', 'util'],
+  // The composition root: builds API and worker nodes from one record of back ends.
+  nodes: ['api', 'cities', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'upstream', 'util'],
+  // Entry points.
+  cli: ['cities', 'classification', 'cluster', 'compute', 'config', 'db', 'errors', 'geo', 'geocode', 'keys', 'model', 'model-service', 'nodes', 'reports', 'sampling', 'scales', 'services', 'stats', 'store', 'upstream', 'util'],
+  workers: ['compute', 'map', 'reports', 'util'],
+};
+
+/** The arrows of `edges` the table does not allow, as `from → to  path:line`. */
+export function wrongWay(edges: readonly RoomImport[], allowed: Readonly<Record<string, readonly string[]>>): string[] {
+  return edges
+    .filter((e) => !(allowed[e.from] ?? []).includes(e.to))
+    .map((e) => `${e.from} → ${e.to}  ${e.at}${e.typeOnly ? ' (type)' : ''}`);
+}
+
+const files = [...typeScriptFiles(join(PROJECT_ROOT, 'src')), ...typeScriptFiles(join(PROJECT_ROOT, 'workers'))];
+
+describe('layers', () => {
+  it('has no import against the table of allowed arrows', () => {
+    expect(wrongWay(roomImports(PROJECT_ROOT, files), ALLOWED)).toEqual([]);
+  });
+
+  it('places every room of the source tree', () => {
+    const rooms = new Set(files.map((f) => roomOf(f.slice(PROJECT_ROOT.length + 1).split('\\').join('/'))));
+    expect([...rooms].filter((r) => r !== undefined && !(r in ALLOWED))).toEqual([]);
+  });
+
+  it('is a table without cycles, so every arrow points down', () => {
+    expect(cyclicRooms(ALLOWED)).toEqual([]);
+  });
+
+  it('keeps no arrow that nothing uses (the table stays the drawing of the house)', () => {
+    const used = new Set(roomImports(PROJECT_ROOT, files).map((e) => `${e.from}→${e.to}`));
+    const unused = Object.entries(ALLOWED).flatMap(([from, tos]) => tos.filter((to) => !used.has(`${from}→${to}`)).map((to) => `${from}→${to}`));
+    expect(unused).toEqual([]);
+  });
+});
+
+describe('the import reader', () => {
+  it('finds static, multi-line, type-only, re-exported and dynamic imports with their lines', () => {
+    const text = [
+      "import { a } from './a.js';",
+      'import {',
+      '  b,',
+      "} from '../b/b.js';",
+      "import type { C } from '../c/c.js';",
+      "export { d } from './d.js';",
+      "const e = await import('../e/e.js');",
+      "import 'node:fs';",
+    ].join('\n');
+    expect(importsIn(text)).toEqual([
+      { specifier: './a.js', line: 1, typeOnly: false },
+      { specifier: '../b/b.js', line: 2, typeOnly: false },
+      { specifier: '../c/c.js', line: 5, typeOnly: true },
+      { specifier: './d.js', line: 6, typeOnly: false },
+      { specifier: '../e/e.js', line: 7, typeOnly: false },
+    ]);
+  });
+
+  it('reports a wrong-way import with its file and line', () => {
+    const edges: RoomImport[] = [
+      { from: 'compute', to: 'store', at: 'src/compute/x.ts:3', typeOnly: false },
+      { from: 'store', to: 'compute', at: 'src/store/y.ts:7', typeOnly: true },
+    ];
+    expect(wrongWay(edges, { compute: ['store'], store: [] })).toEqual(['store → compute  src/store/y.ts:7 (type)']);
+  });
+
+  it('finds the rooms of a cycle', () => {
+    expect(cyclicRooms({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] })).toEqual(['a', 'b', 'c']);
+  });
+});
