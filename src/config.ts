@@ -150,6 +150,11 @@ function frozen(config: Config): Config {
   });
 }
 
+/** The queue limits of a NATS cluster where no variable sets them: the table's defaults. */
+export function defaultNatsLimits(): Omit<NatsConfig, 'url'> {
+  return { ackWaitMs: read(SETTINGS.natsAckWaitMs, {}), maxDeliver: read(SETTINGS.natsMaxDeliver, {}) };
+}
+
 /**
  * Reads `env` (the process's environment, handed over by its entry point), applies `overrides`, validates and
  * freezes the configuration; throws a ValidationError naming the offending variable.
