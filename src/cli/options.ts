@@ -1,5 +1,9 @@
-/** Option parsing shared by the `svc` commands: every bad value becomes a `ValidationError` naming the option. */
-import { loadConfig, type Config } from '../config.js';
+/**
+ * Option parsing shared by the `svc` commands: every bad value becomes a `ValidationError` naming the option. Also
+ * the one place in src/ that reads the process's environment (`processConfig`); every command gets its configuration
+ * from here and hands on what its parts need (test/conventions/process-env.test.ts).
+ */
+import { loadConfig, type Config, type ConfigOverrides } from '../config.js';
 import { ValidationError } from '../errors.js';
 
 /** Parses a whole-number option ≥ `min`, or returns `fallback` when absent. */
@@ -25,10 +29,19 @@ export const SERVER_OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' },
 } as const;
 
+/**
+ * The configuration of this process: its environment with `overrides` from a command's flags on top. `variables`
+ * are values a flag gives a variable (`svc worker --nats URL` is `SVC_NATS_URL`), read and checked as if the
+ * environment held them, so a bad one is named like the variable.
+ */
+export function processConfig(overrides: ConfigOverrides = {}, variables: Readonly<Record<string, string>> = {}): Config {
+  return loadConfig({ ...process.env, ...variables }, overrides);
+}
+
 /** The configuration with the server flags applied over the environment. */
 export function serverConfig(values: { port?: string; host?: string; data?: string; db?: string }): Config {
   const port = values.port === undefined ? undefined : parseCount('port', values.port, 0);
-  return loadConfig(process.env, { port, host: values.host, dataDir: values.data, dbFile: values.db });
+  return processConfig({ port, host: values.host, dataDir: values.data, dbFile: values.db });
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -6,7 +6,7 @@
  * `SVC_RESULTS`) instead of queuing them twice; later, a row is simply queued again (rows are idempotent).
  */
 import type { PlannedCompute } from '../compute/planned-compute.js';
-import { loadConfig } from '../config.js';
+import { defaultNatsLimits, type NatsConfig } from '../config.js';
 import type { PrecomputeOptions } from '../services/precompute.js';
 import { createNatsCompute } from './nats-compute.js';
 import { ClusterLink } from './nats-connection.js';
@@ -24,11 +24,15 @@ export interface ClusterPrecompute {
   close(): Promise<void>;
 }
 
-/** Connects to `url` (waiting for NATS, with a message while it is unreachable) and sets up the coordinator. */
-export async function clusterPrecompute(url: string, dataDir: string, dataset: string): Promise<ClusterPrecompute> {
-  const nats = loadConfig({ ...process.env, SVC_NATS_URL: url }).nats!;
-  const link = ClusterLink.start({ url: nats.url, name: `svc-precompute ${dataset}`, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver });
-  const notice = setTimeout(() => console.error(`Waiting for NATS at ${nats.url} ...`), 2_000);
+/**
+ * Connects to `url` (waiting for NATS, with a message while it is unreachable) and sets up the coordinator. `limits`
+ * are the queue's, which the first process to connect sets up: the caller's configured ones, or the table's defaults.
+ */
+export async function clusterPrecompute(
+  url: string, dataDir: string, dataset: string, limits: Omit<NatsConfig, 'url'> = defaultNatsLimits(),
+): Promise<ClusterPrecompute> {
+  const link = ClusterLink.start({ url, name: `svc-precompute ${dataset}`, ackWaitMs: limits.ackWaitMs, maxDeliver: limits.maxDeliver });
+  const notice = setTimeout(() => console.error(`Waiting for NATS at ${url} ...`), 2_000);
   await link.ready();
   clearTimeout(notice);
   const queue = new NatsTaskQueue({ link, requesterId: `precompute-${dataset}`, defaultTimeoutMs: PRECOMPUTE_ROW_TIMEOUT_MS });

@@ -5,13 +5,14 @@
  */
 import { parseArgs } from 'node:util';
 import { CITIES } from '../../cities/catalog.js';
-import { loadConfig, type Config } from '../../config.js';
+import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { ValidationError } from '../../errors.js';
 import { keyLimits } from '../../keys/entitlement.js';
 import { SqliteKeyStore } from '../../keys/key-store.js';
 import { ANY, type ApiKeyRecord, type KeyChanges, type KeySpec } from '../../keys/key-types.js';
 import type { Command } from '../command.js';
+import { processConfig } from '../options.js';
 
 const SCOPE_HELP = `Scopes are comma-separated ids or '*' (every one): cities from the catalogue, products geocode, historical,
 realtime, forecast, reports, map; metrics air, wind, thermal, noise. Origins: scheme://host[:port] or
@@ -45,7 +46,7 @@ function keyId(positionals: string[]): number {
 }
 
 function withStore<T>(dbFlag: string | undefined, fn: (store: SqliteKeyStore, config: Config) => T): T {
-  const config = loadConfig(process.env, { dbFile: dbFlag });
+  const config = processConfig({ dbFile: dbFlag });
   const db = openDatabase(config.dbFile);
   try {
     return fn(new SqliteKeyStore(db), config);

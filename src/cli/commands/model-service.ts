@@ -3,12 +3,11 @@
  * with `SVC_MODEL_SERVICE_URL`. SIGINT or SIGTERM stops it. The HTTP contract is docs/model-service.md.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { DEFAULT_MODEL_SEED } from '../../model-service/connect.js';
 import { startModelService } from '../../model-service/start.js';
 import type { Command } from '../command.js';
-import { parseCount, shutdownSignal } from '../options.js';
+import { parseCount, processConfig, shutdownSignal } from '../options.js';
 
 /** Port the model service listens on unless told otherwise. */
 export const DEFAULT_MODEL_SERVICE_PORT = 8090;
@@ -39,7 +38,7 @@ export const modelServiceCommand: Command = {
         seed: { type: 'string' }, 'cache-mb': { type: 'string' },
       },
     });
-    const config = loadConfig(process.env, { dataDir: values.data });
+    const config = processConfig({ dataDir: values.data });
     const host = values.host ?? '127.0.0.1';
     if (host.trim() === '') throw new ValidationError('--host must not be empty.');
     const port = parseCount('port', values.port, DEFAULT_MODEL_SERVICE_PORT);

@@ -3,11 +3,12 @@ import { parseArgs } from 'node:util';
 import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
 import { clusterPrecompute } from '../../cluster/cluster-precompute.js';
+import { ENV_VARS } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { checkPrecomputable, precomputeCity } from '../../services/precompute.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
-import { parseCount } from '../options.js';
+import { parseCount, processConfig } from '../options.js';
 
 const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats URL]
 
@@ -41,7 +42,9 @@ export const precomputeCommand: Command = {
     checkPrecomputable(city);
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const dataDir = resolve(values.data);
-    const cluster = values.nats === undefined ? undefined : await clusterPrecompute(values.nats, dataDir, city.dataset);
+    // --nats is SVC_NATS_URL for this run; the queue's limits come from the environment, like a worker's.
+    const nats = values.nats === undefined ? undefined : processConfig({}, { [ENV_VARS.natsUrl]: values.nats }).nats!;
+    const cluster = nats === undefined ? undefined : await clusterPrecompute(nats.url, dataDir, city.dataset, nats);
     const compute = cluster?.compute ?? await createLocalCompute({ dataDir, threads });
     const started = performance.now();
     let bar: Progress | undefined;

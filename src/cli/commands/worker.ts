@@ -6,14 +6,14 @@
 import { parseArgs } from 'node:util';
 import { startWorkerNode, WORKER_TASK_KINDS } from '../../cluster/worker-node.js';
 import { reportTaskKinds } from '../../reports/report-task-runtime.js';
-import { loadConfig } from '../../config.js';
+import { ENV_VARS } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
 import { listDatasets } from '../../store/data-dir.js';
 import { isDataUrl, locationJoin, readLocationText } from '../../store/data-location.js';
 import type { Logger } from '../../util/logger.js';
 import type { Command } from '../command.js';
-import { parseCount, shutdownSignal } from '../options.js';
+import { parseCount, processConfig, shutdownSignal } from '../options.js';
 
 const USAGE = `Usage: svc worker --nats URL --data DIR|URL [--threads N] [--grace S]
 
@@ -52,7 +52,7 @@ export const workerCommand: Command = {
     });
     if (!values.nats) throw new ValidationError('--nats URL is required.');
     if (!values.data) throw new ValidationError('--data DIR|URL is required.');
-    const config = loadConfig({ ...process.env, SVC_NATS_URL: values.nats });
+    const config = processConfig({}, { [ENV_VARS.natsUrl]: values.nats });
     const nats = config.nats!;
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const graceMs = parseCount('grace', values.grace, 10, 0) * 1_000;
