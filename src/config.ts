@@ -5,6 +5,7 @@
  * everything receives a `Config` (or the part it needs). The variables are documented in docs/operations.md.
  */
 import { resolve } from 'node:path';
+import type { DefaultLimits } from './keys/entitlement.js';
 import type { GeocoderChoice } from './config/geocoder-kind.js';
 import { fail, type Kind } from './config/kinds.js';
 import { packageVersion } from './config/package-version.js';
@@ -12,8 +13,12 @@ import {
   CONDITIONS, SETTING_KEYS, SETTINGS, type DefaultContext, type Setting, type SettingKey, type SettingValues,
 } from './config/settings.js';
 
-/** Default per-key limits; a key's own value, when set by the operator, wins. */
-export type DefaultLimits = Pick<SettingValues, 'secretPerMin' | 'publishablePerMin' | 'reportsPerDay'>;
+/** Default per-key limits (their shape is the keys' own); a key's own value, when set by the operator, wins. */
+export type { DefaultLimits };
+// The settings of the table hold exactly what the keys ask for.
+type LimitSettings = Pick<SettingValues, keyof DefaultLimits>;
+const limitSettingsFit: (settings: LimitSettings) => DefaultLimits = (settings) => settings;
+void limitSettingsFit;
 
 /** Which geocoder answers `/geocode` and address look-ups: the embedded gazetteer, or an HTTP geocoder and its limits. */
 export type GeocoderConfig =

@@ -12,7 +12,7 @@
  * assembly per request; here it is a key look-up, a counter and one write (docs/benchmarks.md, HTTP).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DefaultLimits } from '../config.js';
+import type { DefaultLimits } from '../keys/entitlement.js';
 import { checkCity, checkKeyState, checkProduct, keyLimits } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { RateDecision, RateLimiter } from '../keys/rate-limiter.js';

@@ -4,7 +4,6 @@
  */
 import type { Metric, Product } from '../cities/city-types.js';
 import { ForbiddenError } from '../errors.js';
-import type { DefaultLimits } from '../config.js';
 import { quoteInput } from '../util/quote-input.js';
 import { ANY, type ApiKeyRecord } from './key-types.js';
 import { originAllowed } from './origins.js';
@@ -13,6 +12,16 @@ import { originAllowed } from './origins.js';
 export interface BrowserSignals {
   readonly origin: string | undefined;
   readonly secFetchSite: string | undefined;
+}
+
+/** The limits of keys that set none of their own (the operator's SVC_RATE_* and SVC_REPORTS_PER_DAY settings). */
+export interface DefaultLimits {
+  /** Requests per minute of a secret key. */
+  readonly secretPerMin: number;
+  /** Requests per minute of a publishable key. */
+  readonly publishablePerMin: number;
+  /** Reports per day (UTC) of a key with the reports product. */
+  readonly reportsPerDay: number;
 }
 
 /** Effective limits of a key: its own overrides, else the configured defaults for its type. */

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Product } from '../../cities/city-types.js';
-import type { DefaultLimits } from '../../config.js';
+import type { DefaultLimits } from '../../keys/entitlement.js';
 import { UnauthorizedError } from '../../errors.js';
 import { checkKeyState, checkOrigin, checkProduct, keyLimits, type BrowserSignals } from '../../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../../keys/key-types.js';

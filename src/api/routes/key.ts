@@ -1,6 +1,6 @@
 /** `GET /key`: introspection of the presented key. Any valid key, any product; counted like every keyed request. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DefaultLimits } from '../../config.js';
+import type { DefaultLimits } from '../../keys/entitlement.js';
 import { keyLimits } from '../../keys/entitlement.js';
 import { described, KEYED_SECURITY, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import { KeyInfoSchema } from '../schemas/key.js';

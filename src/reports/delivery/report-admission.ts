@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { STAT_METRICS } from '../../cities/city-types.js';
-import type { DefaultLimits } from '../../config.js';
+import type { DefaultLimits } from '../../keys/entitlement.js';
 import { ForbiddenError, ProductUnavailableError, QuotaExceededError, ValidationError } from '../../errors.js';
 import type { Geocoder } from '../../geocode/geocoder.js';
 import type { ReportAdmission, ReportJob, ReportJobStore } from '../jobs/job-types.js';
