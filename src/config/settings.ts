@@ -4,8 +4,8 @@
  * checks, `ENV_VARS` and the configuration table of docs/operations.md (test/docs/configuration-table.test.ts) all
  * derive from it, so a setting is added or changed here and nowhere else.
  *
- * The key of an entry is its name in `Config`, or in the group `Config` gathers it into (`limits`, `geocoder`,
- * `nats`; see config.ts). The order is the order of the checks and of the docs table.
+ * The key of an entry is its name in `Config`, except for the few config.ts gathers into `limits`, `geocoder` and
+ * `nats` (`natsAckWaitMs` is `nats.ackWaitMs`). The order is the order of reading, of the checks and of the docs table.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
