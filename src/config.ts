@@ -15,10 +15,6 @@ import {
 
 /** Default per-key limits (their shape is the keys' own); a key's own value, when set by the operator, wins. */
 export type { DefaultLimits };
-// The settings of the table hold exactly what the keys ask for.
-type LimitSettings = Pick<SettingValues, keyof DefaultLimits>;
-const limitSettingsFit: (settings: LimitSettings) => DefaultLimits = (settings) => settings;
-void limitSettingsFit;
 
 /** Which geocoder answers `/geocode` and address look-ups: the embedded gazetteer, or an HTTP geocoder and its limits. */
 export type GeocoderConfig =
