@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import type { CityConfig } from '../src/cities/city-types.js';
 import type { ComputeDataset } from '../src/compute/dataset-cache.js';
 import { datasetEncodings } from '../src/compute/kernel-run.js';
-import { createLocalCompute, type LocalCompute } from '../src/compute/local-compute.js';
+import { createLocalCompute } from '../src/compute/local-compute.js';
 import { CR } from '../src/compute/precompute-layout.js';
 import { loadPrecomputeKernel } from '../src/compute/precompute-kernel.js';
 import { emptyGrids, publishCell } from '../src/compute/precompute-publish.js';
@@ -21,6 +21,7 @@ import type { PrecomputeRowValue } from '../src/compute/protocol.js';
 import { loadStatsKernel } from '../src/compute/stats-kernel.js';
 import { precomputeCity } from '../src/services/precompute.js';
 import { hourlyChunkKey } from '../src/store/zarr-metadata.js';
+import type { PlannedCompute } from '../src/compute/planned-compute.js';
 
 /** Which implementation computes the rows. */
 export type PrecomputeMethod = 'per-cell' | 'kernel';
@@ -146,7 +147,7 @@ export function warmFiles(ds: ComputeDataset): void {
 }
 
 /** The per-cell path through a pool: `precompute-row` tasks asking for the statistics kernel cell by cell. */
-function perCellCompute(pool: LocalCompute, dataDir: string): LocalCompute {
+function perCellCompute(pool: PlannedCompute, dataDir: string): PlannedCompute {
   return {
     ...pool,
     precomputeRow: (dataset, chunkRow, signal) =>

@@ -17,7 +17,7 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { CITIES } from '../src/cities/catalog.js';
-import { createLocalCompute, type LocalCompute } from '../src/compute/local-compute.js';
+import { createLocalCompute } from '../src/compute/local-compute.js';
 import { openDatabase } from '../src/db/database.js';
 import { lambert72ToWgs84, wgs84ToLambert72 } from '../src/geo/crs.js';
 import { roundCoord } from '../src/geo/round.js';
@@ -32,6 +32,7 @@ import { evictFromPageCache, residentBytes, storageReadBytes } from './page-cach
 import { queryStages, queryVolume } from './query-stages.js';
 import type { BenchResult } from './registry.js';
 import { median } from './timing.js';
+import type { PlannedCompute } from '../src/compute/planned-compute.js';
 
 const DATASET = 'bench_1m';
 /** Truly cold rounds (each evicts the dataset before every query). */
@@ -91,7 +92,7 @@ export async function run(): Promise<BenchResult> {
   const threads = availableParallelism();
   const compute = await createLocalCompute({ dataDir, threads });
   const naive = await createLocalCompute({ dataDir, threads, aggregates: false });
-  const pools: LocalCompute[] = [compute, naive];
+  const pools: PlannedCompute[] = [compute, naive];
   try {
     // Start-up work a running service has already done: threads, kernels, dataset metadata in every thread.
     for (const pool of pools) {

@@ -5,7 +5,6 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './nodes/http-app.js';
-import type { LocalCompute } from './compute/local-compute.js';
 import { KERNEL_VERSION } from './compute/stats-kernel.js';
 import type { Config } from './config.js';
 import type { HttpGeocoderApi } from './config/geocoder-kind.js';
@@ -40,6 +39,7 @@ import type { ReportContentSource } from './reports/report-types.js';
 import { createReportProduct, type ReportProduct } from './reports/report-product.js';
 import type { Clock } from './util/clock.js';
 import { clusterState, type ClusterState } from './cluster/cluster-state.js';
+import type { PlannedCompute } from './compute/planned-compute.js';
 
 const MIB = 1024 * 1024;
 
@@ -61,7 +61,7 @@ export function geocoderFor(config: Config): Geocoder {
  * Opens every dataset of the data directory once, as a query would (metadata, chunk manifest, outdoor mask, city
  * references), so damage is reported at start-up: logged once and shown by `/health`. The others keep serving.
  */
-async function checkDatasets(dataDir: string, compute: LocalCompute, damage: DamageRegistry): Promise<void> {
+async function checkDatasets(dataDir: string, compute: PlannedCompute, damage: DamageRegistry): Promise<void> {
   for (const id of await listDatasets(dataDir)) {
     await compute.datasetVersion(id).catch((err: unknown) => {
       if (!(err instanceof DamagedDataError)) throw err;
@@ -73,7 +73,7 @@ async function checkDatasets(dataDir: string, compute: LocalCompute, damage: Dam
 /** The parts of the service a report's content is gathered from. */
 export interface ReportContentParts {
   readonly historical: HistoricalService;
-  readonly compute: LocalCompute;
+  readonly compute: PlannedCompute;
   readonly geocoder: Geocoder;
   readonly clock: Clock;
 }
@@ -112,7 +112,7 @@ export interface Server {
   readonly db: Database;
   /** The key store over `db` (the operator CLI's view of the same table). */
   readonly keys: SqliteKeyStore;
-  readonly compute: LocalCompute;
+  readonly compute: PlannedCompute;
   readonly historical: HistoricalService;
   readonly modelService: ModelServiceConnection;
   /** The map catalog and tiles (tiles drawn in the compute pool). */
@@ -150,7 +150,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     if (cluster !== undefined) cleanups.push(() => cluster.close());
     // The compute back end: the local pool (embedded default), or, on a cluster node, the NATS work queue over the
     // same link. Loaded here, not at the top: the pool, its kernels and the NATS client are only needed when serving.
-    let compute: LocalCompute;
+    let compute: PlannedCompute;
     let closeCompute: () => Promise<void>;
     if (cluster === undefined || config.nats === undefined) {
       const { createLocalCompute } = await import('./compute/local-compute.js');

@@ -31,9 +31,6 @@ export interface LocalComputeOptions {
 /** A compute thread died while running a task (crash, out of memory); Piscina replaces the thread. */
 export class ComputeThreadLostError extends UpstreamError {}
 
-/** A compute back end backed by a local thread pool; it also computes reports' surroundings grids. */
-export type LocalCompute = PlannedCompute;
-
 /** A Piscina pool of `threads` compute threads as a task executor (also the executor of a cluster worker). */
 export function createPoolExecutor(threads: number, options: { allowFaultInjection?: boolean } = {}): TaskExecutor {
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
@@ -69,7 +66,7 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
 }
 
 /** Creates the pool (threads start at once, so the first query does not pay for them). */
-export async function createLocalCompute(options: LocalComputeOptions): Promise<LocalCompute> {
+export async function createLocalCompute(options: LocalComputeOptions): Promise<PlannedCompute> {
   const executor = createPoolExecutor(options.threads ?? availableParallelism(), { allowFaultInjection: options.allowFaultInjection });
   const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
   return plannedCompute(executor, { dataDir, splitMinChunks: options.splitMinChunks, aggregates: options.aggregates });

@@ -41,8 +41,8 @@ export interface Database {
   close(): void;
 }
 
-/** `DatabaseSync` seen as a `Database`. */
-class SqliteDatabase implements Database {
+/** `DatabaseSync` seen as a `Database` (a test migrates one step by step). */
+export class SqliteDatabase implements Database {
   readonly #db: DatabaseSync;
   #depth = 0;
 

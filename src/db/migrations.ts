@@ -90,4 +90,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    description: "Report requests carry their key's entitlement (cities, metrics), settled when they were accepted",
+    sql: `
+      UPDATE report_jobs
+         SET request_json = json_set(request_json, '$.scope', json_object('cities', json(k.cities), 'metrics', json(k.metrics)))
+        FROM api_keys AS k
+       WHERE k.id = report_jobs.key_id AND json_type(request_json, '$.scope') IS NULL;
+    `,
+  },
 ];

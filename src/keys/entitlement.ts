@@ -30,6 +30,17 @@ export interface KeyLimits {
   readonly reportsPerDay: number;
 }
 
+/**
+ * What a key entitles to, as far as the answers' content goes: the cities and metrics it is scoped to. Work that
+ * outlives the request (a report job) carries this instead of the key record.
+ */
+export type Entitlement = Pick<ApiKeyRecord, 'cities' | 'metrics'>;
+
+/** The entitlement of a key. */
+export function entitlementOf(key: ApiKeyRecord): Entitlement {
+  return { cities: [...key.cities], metrics: [...key.metrics] };
+}
+
 /** Whether a scope list (`["*"]` or ids) includes `id`. */
 export function inScope(scope: readonly string[], id: string): boolean {
   return scope.includes(ANY) || scope.includes(id);
@@ -71,11 +82,11 @@ export function checkOrigin(key: ApiKeyRecord, signals: BrowserSignals): void {
 }
 
 /** The key must be scoped to the city that answers. */
-export function checkCity(key: ApiKeyRecord, cityId: string): void {
+export function checkCity(key: Entitlement, cityId: string): void {
   if (!inScope(key.cities, cityId)) throw new ForbiddenError(`This API key is not scoped to the city '${cityId}'.`);
 }
 
 /** Whether the key's metric scope includes `metric`. */
-export function holdsMetric(key: ApiKeyRecord, metric: Metric): boolean {
+export function holdsMetric(key: Entitlement, metric: Metric): boolean {
   return inScope(key.metrics, metric);
 }

@@ -8,6 +8,7 @@ import type { TaskShape } from '../compute/task-registry.js';
 import type { MapRangeTask, MapTileTask } from './map-tasks.js';
 import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-render.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';
+import type { PlannedCompute } from '../compute/planned-compute.js';
 
 /** Draws tiles and computes published ranges. */
 export interface TileRenderer {
@@ -26,7 +27,7 @@ export const inProcessRenderer: TileRenderer = {
 /** A map task, checked against its own type, as the generic task a pool runs. */
 const mapTask = <T extends TaskShape>(task: T): TaskShape => task;
 
-/** Draws in compute threads through `runTask` (LocalCompute's). */
+/** Draws in compute threads through `runTask` (PlannedCompute's). */
 export function poolRenderer(runTask: <T>(task: TaskShape) => Promise<T>): TileRenderer {
   return {
     render: (job) => runTask<EncodedTile>(mapTask<MapTileTask>({ kind: 'map-tile', job })),

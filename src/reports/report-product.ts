@@ -96,7 +96,7 @@ export async function createReportProduct(deps: ReportProductDeps): Promise<Repo
   });
   const runner = local && new JobRunner({
     queue: local,
-    work: reportWork({ queue: local, jobs: local, files, content: deps.content, renderer, keyById: deps.keyById, clock }),
+    work: reportWork({ queue: local, jobs: local, files, content: deps.content, renderer, clock }),
     clock,
     concurrency: config.reportConcurrency,
     maxAttempts: config.reportMaxAttempts,

@@ -15,7 +15,6 @@ import { ObjectReportFiles } from './jobs/object-report-files.js';
 import { createReportTaskHandler, REPORT_TASK_KIND } from './jobs/report-tasks.js';
 import type { TaskKindsFactory } from '../cluster/worker-node.js';
 import type { TaskHandler } from '../cluster/task-types.js';
-import type { LocalCompute } from '../compute/local-compute.js';
 import { KERNEL_VERSION } from '../compute/stats-kernel.js';
 import type { Config } from '../config.js';
 import { REPORT_RETRY_BASE_MS, REPORT_RETRY_MAX_MS } from './report-product.js';
@@ -28,13 +27,14 @@ import { systemClock } from '../util/clock.js';
 import { HistoricalService } from '../services/historical-service.js';
 import { MemoryStatsCache } from '../services/memory-stats-cache.js';
 import type { Logger } from '../util/logger.js';
+import type { PlannedCompute } from '../compute/planned-compute.js';
 
 /** What the runtime is built from. */
 export interface ReportTaskRuntimeDeps {
   readonly config: Config;
   readonly link: ClusterLink;
   /** The worker's compute pool over its data directory. */
-  readonly compute: LocalCompute;
+  readonly compute: PlannedCompute;
   /** The worker's id (flight claims, lease owners). */
   readonly workerId: string;
   readonly logger?: Logger;

@@ -4,7 +4,7 @@
  * `ReportContentSource` for the content of a validated, located request, stores that JSON with the job, and has a
  * `ReportRenderer` turn it into HTML and, later, PDF bytes.
  */
-import type { ApiKeyRecord } from '../keys/key-types.js';
+import type { Entitlement } from '../keys/entitlement.js';
 
 /** The report languages, in the order the API lists them; the first is the default. */
 export const REPORT_LANGS = ['en', 'fr', 'nl'] as const;
@@ -20,8 +20,14 @@ export interface ReportRequest {
   /** 5..50, default 10. */
   readonly radiusM: number;
   readonly lang: ReportLang;
-  /** For the key's metric scope (statistics are filtered to the metrics it holds). */
+  /** The key that asked (the job's owner). */
   readonly keyId: number;
+  /**
+   * The cities and metrics the key entitled to when the request was accepted: what the report may hold (statistics
+   * are filtered to these metrics). Absent only in jobs accepted before requests carried it: see `scopeOf` of the
+   * pipeline (src/reports/delivery/report-pipeline.ts).
+   */
+  readonly scope?: Entitlement;
 }
 
 /** Gathers everything a report shows (statistics via HistoricalService, surroundings grid, …) into plain JSON. */
@@ -30,7 +36,7 @@ export interface ReportContentSource {
    * The content of one report. Transient failures reject with `UpstreamError` / `UpstreamTimeoutError` (the job
    * retries with back-off); any other `ServiceError` is permanent (the job fails with its message as detail).
    */
-  gather(request: ReportRequest, key: ApiKeyRecord, signal?: AbortSignal): Promise<ReportContent>;
+  gather(request: ReportRequest, scope: Entitlement, signal?: AbortSignal): Promise<ReportContent>;
 }
 
 /** Renders the content, in a worker thread (CPU work never runs on the event loop). */

@@ -14,9 +14,8 @@ import {
   UpstreamTimeoutError,
 } from '../errors.js';
 import type { Geocoder } from '../geocode/geocoder.js';
-import { checkCity, holdsMetric } from '../keys/entitlement.js';
+import { checkCity, holdsMetric, type Entitlement } from '../keys/entitlement.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
-import type { ApiKeyRecord } from '../keys/key-types.js';
 import type { Logger } from '../util/logger.js';
 import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from '../util/clock.js';
@@ -85,7 +84,7 @@ export class HistoricalService {
   }
 
   /** Answers one request for the given key, applying the spec's checks in order (400, 403, 422, then work). */
-  async stats(query: HistoricalQuery, key: ApiKeyRecord): Promise<HistoricalResult> {
+  async stats(query: HistoricalQuery, key: Entitlement): Promise<HistoricalResult> {
     checkLocationParams(query);
     const named = query.metrics === undefined ? undefined : STAT_METRICS.filter((m) => query.metrics!.includes(m));
     const held = STAT_METRICS.filter((m) => holdsMetric(key, m));

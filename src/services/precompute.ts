@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
 import { computeDataset, precomputedDir, type CityReferences } from '../compute/dataset-cache.js';
-import type { LocalCompute } from '../compute/local-compute.js';
 import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
 import type { PrecomputeRowValue } from '../compute/protocol.js';
 import { ValidationError } from '../errors.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
+import type { PlannedCompute } from '../compute/planned-compute.js';
 
 /** Progress callbacks of `precomputeCity`. */
 export interface PrecomputeProgress {
@@ -89,7 +89,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 
 /** Runs the precompute of `city`'s dataset with `compute`; the city must be answered by a street-level dataset. */
 export async function precomputeCity(
-  compute: LocalCompute,
+  compute: PlannedCompute,
   dataDir: string,
   city: CityConfig,
   progress?: PrecomputeProgress,
@@ -148,7 +148,7 @@ export async function precomputeCity(
 }
 
 /** The city references: mean summer-night UTCI over outdoor cells, mean good-air share over reference locations. */
-async function cityReferences(compute: LocalCompute, city: CityConfig, summerNight: Float32Array): Promise<CityReferences> {
+async function cityReferences(compute: PlannedCompute, city: CityConfig, summerNight: Float32Array): Promise<CityReferences> {
   let sum = 0;
   let n = 0;
   for (const v of summerNight) {

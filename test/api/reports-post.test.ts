@@ -55,7 +55,10 @@ describe('POST /v1/reports accepts', () => {
     expect(res.headers['x-ratelimit-limit']).toBe('600');
     expect(res.headers['cache-control']).toBe('no-store');
     const job = h.store.get(body.job_id)!;
-    expect(job.request).toEqual({ address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84658, lon: 4.35194, radiusM: 25, lang: 'fr', keyId: job.keyId });
+    expect(job.request).toEqual({ address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84658, lon: 4.35194, radiusM: 25, lang: 'fr', keyId: job.keyId,
+      // The key's entitlement travels with the job: nothing downstream reads the key record again.
+      scope: { cities: ['*'], metrics: ['*'] },
+    });
     expect(job.createdMs).toBe(T0);
     expect(quotaSum()).toBe(1);
   });

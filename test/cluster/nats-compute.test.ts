@@ -9,7 +9,7 @@ import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { NatsTaskQueue } from '../../src/cluster/task-queue.js';
 import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-node.js';
 import type { StatsComputation, StatsRequest } from '../../src/compute/compute-types.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 import { encodeTaskData } from '../../src/compute/task-codec.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
@@ -27,7 +27,7 @@ function timeless(c: StatsComputation): Omit<StatsComputation, 'generated_utc'> 
 describe('compute over NATS with two workers', () => {
   let nats: TestNatsServer;
   let dataDir: string;
-  let local: LocalCompute;
+  let local: PlannedCompute;
   let workers: WorkerNode[];
   let link: ClusterLink;
   let queue: NatsTaskQueue;

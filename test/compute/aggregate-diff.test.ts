@@ -10,14 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverWithAggregates } from '../../src/compute/aggregate-cover.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import { blockChunks } from '../../src/store/aggregate-files.js';
 import { createRandom } from '../../src/util/random.js';
 import { aggregate, aggregateOutdoor, AGG_DATASET, at, writeAggregateDataset } from './aggregate-fixture.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 /** The outcome of a query as comparable text: the blocks and sample, or the error code. */
-async function outcome(pool: LocalCompute, request: StatsRequest): Promise<string> {
+async function outcome(pool: PlannedCompute, request: StatsRequest): Promise<string> {
   try {
     const r = await pool.computeStats(request);
     return JSON.stringify({ blocks: r.blocks, n: r.n_cells, sampling: r.sampling, distance: r.distance_m });
@@ -29,9 +30,9 @@ async function outcome(pool: LocalCompute, request: StatsRequest): Promise<strin
 describe('stored aggregates: answers identical to decoding every chunk', () => {
   let root: string;
   let dataDir: string;
-  let merged: LocalCompute;
-  let single: LocalCompute;
-  let naive: LocalCompute;
+  let merged: PlannedCompute;
+  let single: PlannedCompute;
+  let naive: PlannedCompute;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'svc-agg-diff-'));

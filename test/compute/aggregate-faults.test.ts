@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import { handleComputeTask } from '../../src/compute/worker-handler.js';
 import { aggregateKey, decodeAggregate, encodeAggregate } from '../../src/store/aggregate-files.js';
 import { chunkEntry, MANIFEST_FILE, manifestEntries, readManifest, writeManifest } from '../../src/store/chunk-manifest.js';
 import { verifyStore } from '../../src/store/store-verify.js';
 import { aggregate, AGG_DATASET, at, writeAggregateDataset } from './aggregate-fixture.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 const CIRCLE: StatsRequest = { dataset: AGG_DATASET, ...at(20, 20), radius_m: 40 };
 
@@ -23,7 +24,7 @@ describe('stored aggregates under faults', () => {
   let root: string;
   let pristine: string;
   let n = 0;
-  const pools: LocalCompute[] = [];
+  const pools: PlannedCompute[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'svc-agg-faults-'));

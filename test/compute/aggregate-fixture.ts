@@ -5,13 +5,13 @@
  * NO2 ≤ 0 occur in outdoor cells, so whole-chunk detection, masks and validity all matter.
  */
 import { aggregateDataset } from '../../src/compute/dataset-aggregation.js';
-import type { LocalCompute } from '../../src/compute/local-compute.js';
 import { lambert72ToWgs84 } from '../../src/geo/crs.js';
 import { roundCoord } from '../../src/geo/round.js';
 import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type DatasetSpec, type HourlyField } from '../../src/store/dataset-types.js';
 import { writeDataset } from '../../src/store/zarr-writer.js';
 import { createRandom } from '../../src/util/random.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 /** The dataset id. */
 export const AGG_DATASET = 'agg_city';
@@ -88,7 +88,7 @@ export async function writeAggregateDataset(dataDir: string): Promise<void> {
 }
 
 /** Writes the dataset's aggregates of `levels` with `compute` (over the same data directory). */
-export async function aggregate(compute: LocalCompute, dataDir: string, levels: readonly number[] = [1, 2, 4]) {
+export async function aggregate(compute: PlannedCompute, dataDir: string, levels: readonly number[] = [1, 2, 4]) {
   return aggregateDataset(compute, dataDir, AGG_DATASET, { levels });
 }
 

@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeDataset, readReferences } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { DamagedDataError } from '../../src/errors.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 /** The dataset damaged here: the street-level fixture, whose radius queries can span chunks. */
 const DATASET = 'brussels_extended';
@@ -28,7 +29,7 @@ describe('damaged data in the compute path', () => {
   let root: string;
   let fixtures: string;
   let n = 0;
-  const pools: LocalCompute[] = [];
+  const pools: PlannedCompute[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'svc-damaged-compute-'));
@@ -40,7 +41,7 @@ describe('damaged data in the compute path', () => {
   });
 
   /** A data directory with a fresh copy of the street-level fixture, and a pool over it (split from 2 chunks up). */
-  async function copy(): Promise<{ dataDir: string; pool: LocalCompute }> {
+  async function copy(): Promise<{ dataDir: string; pool: PlannedCompute }> {
     const dataDir = join(root, `data${n++}`);
     await cp(join(fixtures, DATASET), join(dataDir, DATASET), { recursive: true });
     const pool = await createLocalCompute({ dataDir, threads: 2, splitMinChunks: 2 });

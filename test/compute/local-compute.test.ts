@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import { decodeTaskData, encodeTaskData } from '../../src/compute/task-codec.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
@@ -9,6 +9,7 @@ import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/
 import { aggregateHours } from '../../src/stats/aggregate.js';
 import { computeStatistics } from '../../src/stats/statistics.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 /** The reference answer: the same sample decoded in TypeScript and run through the reference statistics. */
 async function reference(dataDir: string, request: StatsRequest) {
@@ -21,8 +22,8 @@ async function reference(dataDir: string, request: StatsRequest) {
 
 describe('local compute pool', () => {
   let dataDir: string;
-  let compute: LocalCompute;
-  let splitting: LocalCompute;
+  let compute: PlannedCompute;
+  let splitting: PlannedCompute;
 
   beforeAll(async () => {
     dataDir = await fixtureDataDir();

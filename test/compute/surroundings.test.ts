@@ -4,7 +4,7 @@ import { windClass } from '../../src/classification/wind.js';
 import { pollutantClass } from '../../src/classification/belaqi.js';
 import type { StatsRequest, SurroundingsGrid } from '../../src/compute/compute-types.js';
 import { computeDataset, type ComputeDataset } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { computeSurroundings, placeWindClasses } from '../../src/compute/surroundings-grid.js';
 import {
   displayIndexOf, MAX_DISPLAY_CELLS, MAX_WINDOW_CHUNKS, planSurroundingsWindow, REGIONAL_MIN_HALF_CELLS, STREET_WINDOW_M,
@@ -15,6 +15,7 @@ import { OutsideCoverageError } from '../../src/errors.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 const CHUNK = { hours: 8760, rows: 8, cols: 8 };
 const gridOf = (resolution: number, n = 4000): GridGeometry => ({
@@ -164,7 +165,7 @@ async function referenceGrid(ds: ComputeDataset, request: StatsRequest, limits?:
 
 describe('surroundings grid against a plain reference', () => {
   let dataDir: string;
-  let compute: LocalCompute;
+  let compute: PlannedCompute;
   beforeAll(async () => {
     dataDir = await fixtureDataDir();
     compute = await createLocalCompute({ dataDir, threads: 1 });

@@ -16,13 +16,14 @@ import { NatsTaskQueue } from '../../src/cluster/task-queue.js';
 import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-node.js';
 import type { StatsComputation, StatsRequest } from '../../src/compute/compute-types.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute, type LocalCompute } from '../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/sample-plan.js';
 import { DamagedDataError, DatasetError } from '../../src/errors.js';
 import { locationJoin } from '../../src/store/data-location.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
 import { startNatsServer, type TestNatsServer } from '../cluster/support/nats-server.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
+import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 
 /** How the test server answers one path instead of serving the file. */
 type Fault = 'status-500' | 'status-404' | 'truncate' | 'flip';
@@ -86,8 +87,8 @@ afterAll(async () => {
 });
 
 describe('a local pool over a data URL', () => {
-  let fromDir: LocalCompute;
-  let fromUrl: LocalCompute;
+  let fromDir: PlannedCompute;
+  let fromUrl: PlannedCompute;
   beforeAll(async () => {
     fromDir = await createLocalCompute({ dataDir, threads: 2 });
     fromUrl = await createLocalCompute({ dataDir: `${base}/`, threads: 2, splitMinChunks: 2 });
@@ -167,7 +168,7 @@ describe('a NATS worker with --data URL', () => {
   let worker: WorkerNode;
   let link: ClusterLink;
   let queue: NatsTaskQueue;
-  let local: LocalCompute;
+  let local: PlannedCompute;
   beforeAll(async () => {
     nats = await startNatsServer();
     worker = await startWorkerNode({ natsUrl: nats.url, dataDir: base, threads: 1, ackWaitMs: 5_000, maxDeliver: 3 });

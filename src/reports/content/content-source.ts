@@ -9,8 +9,7 @@ import { STAT_METRICS, type StatMetric } from '../../cities/city-types.js';
 import { resolveCoverage } from '../../cities/coverage.js';
 import type { SurroundingsBackend, SurroundingsGrid, SurroundingsLayers } from '../../compute/compute-types.js';
 import { DatasetError, OutsideCoverageError } from '../../errors.js';
-import { holdsMetric } from '../../keys/entitlement.js';
-import type { ApiKeyRecord } from '../../keys/key-types.js';
+import { holdsMetric, type Entitlement } from '../../keys/entitlement.js';
 import type { Clock } from '../../util/clock.js';
 import { statsRequestAt } from '../../services/historical-answer.js';
 import type { HistoricalQuery, HistoricalResult } from '../../services/historical-service.js';
@@ -22,7 +21,7 @@ import { raceSignal, SurroundingsSource } from './surroundings-source.js';
 /** What gathering needs. */
 export interface ReportContentDeps {
   /** Statistics with every check of `GET /historical/stats` (the HistoricalService). */
-  readonly historical: { stats(query: HistoricalQuery, key: ApiKeyRecord): Promise<HistoricalResult> };
+  readonly historical: { stats(query: HistoricalQuery, scope: Entitlement): Promise<HistoricalResult> };
   /** Surroundings grids: the compute back end (the local pool), or a `SurroundingsSource` already wrapping one. */
   readonly surroundings: SurroundingsBackend | SurroundingsSource;
   readonly clock: Clock;
@@ -53,7 +52,7 @@ function limitLayers(grid: SurroundingsGrid, metrics: readonly StatMetric[]): Su
 
 /** Builds the content of one report from a located request, its statistics envelope and its surroundings grid. */
 export function composeContent(
-  request: ReportRequest, key: ApiKeyRecord, envelope: Envelope & Record<string, unknown>, grid: SurroundingsGrid, nowMs: number,
+  request: ReportRequest, scope: Entitlement, envelope: Envelope & Record<string, unknown>, grid: SurroundingsGrid, nowMs: number,
 ): ReportContentV1 {
   const { meta } = envelope;
   if (grid.dataset !== meta.dataset) {
@@ -85,7 +84,7 @@ export function composeContent(
     metrics,
     statistics: statistics as ReportStatistics,
     absent: STAT_METRICS.filter((m) => !metrics.includes(m)).map((metric) => ({
-      metric, reason: holdsMetric(key, metric) ? 'not_modelled' as const : 'not_in_scope' as const,
+      metric, reason: holdsMetric(scope, metric) ? 'not_modelled' as const : 'not_in_scope' as const,
     })),
     surroundings: limitLayers(grid, metrics),
     attribution: { catalogue: ATTRIBUTION, dataset: grid.attribution },
@@ -96,14 +95,14 @@ export function composeContent(
 export function createReportContentSource(deps: ReportContentDeps): ReportContentSource {
   const grids = deps.surroundings instanceof SurroundingsSource ? deps.surroundings : new SurroundingsSource(deps.surroundings);
   return {
-    async gather(request: ReportRequest, key: ApiKeyRecord, signal?: AbortSignal): Promise<ReportContent> {
+    async gather(request: ReportRequest, scope: Entitlement, signal?: AbortSignal): Promise<ReportContent> {
       signal?.throwIfAborted();
       const coverage = resolveCoverage(request.lat, request.lon);
       if (coverage.kind === 'outside') throw new OutsideCoverageError('The location is outside every covered area.');
       const sampleWithin = async (radius: number | undefined): Promise<[HistoricalResult, SurroundingsGrid]> => {
         const statsRequest = statsRequestAt({ lat: request.lat, lon: request.lon, coverage }, radius);
         const [stats, grid] = await Promise.allSettled([
-          raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, ...(radius !== undefined ? { radius } : {}) }, key), signal),
+          raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, ...(radius !== undefined ? { radius } : {}) }, scope), signal),
           grids.grid(statsRequest, signal),
         ]);
         if (stats.status === 'rejected') throw stats.reason;
@@ -121,7 +120,7 @@ export function createReportContentSource(deps: ReportContentDeps): ReportConten
         sampled = await sampleWithin(undefined);
       }
       const envelope = JSON.parse(sampled[0].body) as Envelope & Record<string, unknown>;
-      return composeContent(request, key, envelope, sampled[1], deps.clock.now());
+      return composeContent(request, scope, envelope, sampled[1], deps.clock.now());
     },
   };
 }

@@ -11,7 +11,7 @@ import type { DefaultLimits } from '../../keys/entitlement.js';
 import { ForbiddenError, ProductUnavailableError, QuotaExceededError, ValidationError } from '../../errors.js';
 import type { Geocoder } from '../../geocode/geocoder.js';
 import type { ReportAdmission, ReportJob, ReportJobStore } from '../jobs/job-types.js';
-import { checkCity, holdsMetric, keyLimits } from '../../keys/entitlement.js';
+import { checkCity, entitlementOf, holdsMetric, keyLimits } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { ReportLang, ReportRequest } from '../report-types.js';
 import { quoteInput } from '../../util/quote-input.js';
@@ -108,6 +108,8 @@ export class ReportAdmissions {
       radiusM: params.radius,
       lang: params.lang,
       keyId: key.id,
+      // What the report may hold is settled now: the job never needs the key record again.
+      scope: entitlementOf(key),
     };
 
     const now = clock.now();

@@ -6,9 +6,9 @@
  */
 import { ForbiddenError } from '../../errors.js';
 import type { JobWork } from '../jobs/job-runner.js';
-import type { Awaitable, JobTransitions, ReportJobStore } from '../jobs/job-types.js';
+import type { Awaitable, JobTransitions, ReportJob, ReportJobStore } from '../jobs/job-types.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
-import type { ApiKeyRecord } from '../../keys/key-types.js';
+import type { Entitlement } from '../../keys/entitlement.js';
 import type { ReportContent, ReportContentSource, ReportRenderer } from '../report-types.js';
 import type { Clock } from '../../util/clock.js';
 
@@ -19,8 +19,11 @@ export interface ReportPipelineDeps {
   readonly files: ReportFileStore;
   readonly content: ReportContentSource;
   readonly renderer: ReportRenderer;
-  /** The record of a key by id (its metric scope decides what the report holds); undefined when unknown. */
-  readonly keyById: (id: number) => Awaitable<ApiKeyRecord | undefined>;
+  /**
+   * The entitlement of a job accepted before requests carried their own (`ReportRequest.scope`): the key's, as the
+   * queueing node read it; undefined when the key no longer exists (the job fails). Without it such a job fails too.
+   */
+  readonly legacyScope?: (job: ReportJob) => Awaitable<Entitlement | undefined>;
   readonly clock: Clock;
 }
 
@@ -30,9 +33,9 @@ export function reportWork(deps: ReportPipelineDeps): JobWork {
   return async (job, signal) => {
     let content: ReportContent | undefined = job.hasContent ? await jobs.content(job.id) : undefined;
     if (content === undefined) {
-      const key = await deps.keyById(job.keyId);
-      if (key === undefined) throw new ForbiddenError('The API key that requested this report no longer exists.');
-      content = await deps.content.gather(job.request, key, signal);
+      const scope = job.request.scope ?? (await deps.legacyScope?.(job));
+      if (scope === undefined) throw new ForbiddenError('The API key that requested this report no longer exists.');
+      content = await deps.content.gather(job.request, scope, signal);
       signal.throwIfAborted();
       if (!(await queue.advance(job.id, 'running', 'delivering', clock.now(), { content }))) return false;
     } else if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) {

@@ -7,6 +7,7 @@
  * the same job within the stream's duplicate window queue it once; a duplicate beyond it finds the job held and does
  * nothing (report-tasks.ts). Several nodes may dispatch at once; none is special.
  */
+import { entitlementOf } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { ReportJob } from './job-types.js';
 import type { Clock } from '../../util/clock.js';
@@ -23,8 +24,11 @@ export const REPORT_DISPATCH_INTERVAL_MS = 5_000;
 export interface ReportDispatcherDeps {
   readonly store: KvJobStore;
   readonly tasks: TaskSubmitter;
-  /** The record of a key by id (it travels with the task), undefined when the key no longer exists. */
-  readonly keyById: (id: number) => ApiKeyRecord | undefined;
+  /**
+   * The record of a key by id, undefined when the key no longer exists: read only for a job accepted before requests
+   * carried their key's entitlement, whose task then carries it (report-tasks.ts).
+   */
+  readonly keyById?: (id: number) => ApiKeyRecord | undefined;
   readonly clock: Clock;
   readonly intervalMs?: number;
   readonly logger?: Logger;
@@ -47,8 +51,10 @@ export class ReportDispatcher {
 
   /** Queues the task of a job's next attempt. */
   async submit(job: ReportJob): Promise<void> {
-    const key = this.#deps.keyById(job.keyId) ?? null;
-    await this.#deps.tasks.submit(REPORT_TASK_KIND, encodeReportTask({ jobId: job.id, key }), { id: reportTaskId(job.id, job.attempts) });
+    const legacy = job.request.scope === undefined;
+    const key = legacy ? this.#deps.keyById?.(job.keyId) : undefined;
+    const task = legacy ? { jobId: job.id, scope: key === undefined ? null : entitlementOf(key) } : { jobId: job.id };
+    await this.#deps.tasks.submit(REPORT_TASK_KIND, encodeReportTask(task), { id: reportTaskId(job.id, job.attempts) });
   }
 
   /** A job was accepted: queue it now (when that fails, the next look queues it). */

@@ -11,6 +11,7 @@
  * handler rejects with a plain error, so the task is handed back for another delivery rather than acknowledged.
  */
 import { ValidationError } from '../../errors.js';
+import type { Entitlement } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import { settleFailure, type RetryPolicy } from './job-runner.js';
 import type { ReportFileStore } from './report-files.js';
@@ -25,13 +26,19 @@ import type { TaskContext, TaskHandler } from '../../cluster/task-types.js';
 export const REPORT_TASK_KIND = 'report';
 
 /**
- * What a report task carries: the job, and the record of the key that requested it as the queueing node read it
- * (the key's metric scope decides what the report holds; workers do not open the key database). `null`: the key no
- * longer exists, and the job fails.
+ * What a report task carries: the job's id. What the report may hold travels in the job's request (`scope`, settled
+ * on admission); only a job accepted before requests carried it gets the key's entitlement here, as the queueing node
+ * read it (`null`: the key no longer exists, and the job fails). Workers never open the key database.
  */
 export interface ReportTask {
   readonly jobId: string;
-  readonly key: ApiKeyRecord | null;
+  readonly scope?: Entitlement | null;
+}
+
+/** A task as nodes of earlier versions queue it: with the whole key record. */
+interface LegacyReportTask {
+  readonly jobId: string;
+  readonly key?: ApiKeyRecord | null;
 }
 
 /** The task id of a job's next attempt: stable, so queueing it again within the duplicate window queues it once. */
@@ -49,16 +56,19 @@ export function encodeReportTask(task: ReportTask): Uint8Array {
  * not handed back to fail again on every delivery).
  */
 export function decodeReportTask(payload: Uint8Array): ReportTask {
-  let value: Partial<ReportTask> | null;
+  let value: Partial<ReportTask & LegacyReportTask> | null;
   try {
-    value = JSON.parse(new TextDecoder().decode(payload)) as Partial<ReportTask> | null;
+    value = JSON.parse(new TextDecoder().decode(payload)) as Partial<ReportTask & LegacyReportTask> | null;
   } catch (err) {
     throw new ValidationError('A report task must be JSON.', { cause: err });
   }
-  if (value === null || typeof value.jobId !== 'string' || (value.key !== null && typeof value.key !== 'object')) {
-    throw new ValidationError('A report task must carry a job id and a key record (or null).');
+  const isScope = (v: unknown) => v === undefined || v === null || (typeof v === 'object' && Array.isArray((v as Entitlement).cities) && Array.isArray((v as Entitlement).metrics));
+  if (value === null || typeof value !== 'object' || typeof value.jobId !== 'string' || !isScope(value.scope) || !isScope(value.key)) {
+    throw new ValidationError('A report task must carry a job id, and may carry the scope of its key (or null).');
   }
-  return { jobId: value.jobId, key: value.key ?? null };
+  if (value.scope !== undefined) return { jobId: value.jobId, scope: value.scope };
+  if (value.key !== undefined) return { jobId: value.jobId, scope: value.key && { cities: value.key.cities, metrics: value.key.metrics } };
+  return { jobId: value.jobId };
 }
 
 /** What the handler needs. */
@@ -114,7 +124,7 @@ export function createReportTaskHandler(deps: ReportTaskDeps): TaskHandler {
     try {
       const work = reportWork({
         queue: transitions, jobs: store, files: deps.files, content: deps.content, renderer: deps.renderer, clock,
-        keyById: () => task.key ?? undefined,
+        legacyScope: () => task.scope ?? undefined,
       });
       await work(job, controller.signal);
     } catch (err) {

@@ -9,16 +9,16 @@ import { createReportContentSource } from '../../../src/reports/content/content-
 import type { ReportContent, ReportContentSource } from '../../../src/reports/report-types.js';
 import { SurroundingsSource } from '../../../src/reports/content/surroundings-source.js';
 import { fixtureSource, keyWith, requestOf, T0 } from '../support/gather.js';
-import type { LocalCompute } from '../../../src/compute/local-compute.js';
 import { HistoricalService, type HistoricalResult } from '../../../src/services/historical-service.js';
 import { SqliteStatsCache } from '../../../src/services/stats-cache.js';
 import { openDatabase } from '../../../src/db/database.js';
 import { embeddedGeocoder } from '../../api/support/harness.js';
 import { ManualClock } from '../../services/support/manual-clock.js';
 import { codeOf } from '../../services/support/error-code.js';
+import type { PlannedCompute } from '../../../src/compute/planned-compute.js';
 
 let source: ReportContentSource;
-let compute: LocalCompute;
+let compute: PlannedCompute;
 let close: () => Promise<void>;
 
 beforeAll(async () => {

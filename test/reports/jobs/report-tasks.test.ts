@@ -78,7 +78,7 @@ describe('report tasks', () => {
     await settled(job.id);
     expect(await store.get(job.id)).toMatchObject({ state: 'completed', attempts: 1 });
     // A task published again beyond the window (a new id) finds the job finished and does nothing.
-    await new JetStreamTaskSubmitter(links[0]!).submit(REPORT_TASK_KIND, encodeReportTask({ jobId: job.id, key: keys.get(job.keyId)! }), { id: 'late-duplicate' });
+    await new JetStreamTaskSubmitter(links[0]!).submit(REPORT_TASK_KIND, encodeReportTask({ jobId: job.id, scope: { cities: ['*'], metrics: ['*'] } }), { id: 'late-duplicate' });
     await until(() => (consumer.acked.get(REPORT_TASK_KIND) ?? 0) >= 2);
     expect(content.calls).toHaveLength(1);
     expect(await store.get(job.id)).toMatchObject({ state: 'completed', attempts: 1 });
@@ -119,9 +119,36 @@ describe('report tasks', () => {
     expect(await store.get(job.id)).toMatchObject({ state: 'failed', detail: 'The API key that requested this report no longer exists.' });
   });
 
+  it("run a job with the entitlement its request carries, never reading the key", async () => {
+    const keyId = 5_000 + ++seq;
+    const scope = { cities: ['brussels'], metrics: ['air', 'thermal'] };
+    const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
+    const outcome = await store.accept({
+      id, keyId, nowMs: Date.now(), quota: { day: '2026-01-01', limit: 5 },
+      request: { address: 'Rue 1', lat: 50.85, lon: 4.35, radiusM: 10, lang: 'en', keyId, scope },
+    });
+    if (outcome.kind !== 'created') throw new Error(outcome.kind);
+    const blind = new ReportDispatcher({
+      store, tasks: new JetStreamTaskSubmitter(links[0]!), clock: systemClock,
+      keyById: () => { throw new Error('the key record must not be read'); },
+    });
+    await blind.submit(outcome.job);
+    await settled(id);
+    expect(await store.get(id)).toMatchObject({ state: 'completed' });
+    expect(content.calls.map((c) => c.scope)).toEqual([scope]);
+  });
+
   it('name their task by job and attempt, and refuse a malformed payload', () => {
     expect(reportTaskId('j', 0)).not.toBe(reportTaskId('j', 1));
-    expect(decodeReportTask(encodeReportTask({ jobId: 'j', key: null }))).toEqual({ jobId: 'j', key: null });
+    expect(decodeReportTask(encodeReportTask({ jobId: 'j' }))).toEqual({ jobId: 'j' });
+    expect(decodeReportTask(encodeReportTask({ jobId: 'j', scope: null }))).toEqual({ jobId: 'j', scope: null });
+    const scope = { cities: ['ghent'], metrics: ['air'] };
+    expect(decodeReportTask(encodeReportTask({ jobId: 'j', scope }))).toEqual({ jobId: 'j', scope });
+    // As nodes of earlier versions queued it: the whole key record, of which only the scope is kept.
+    const legacy = new TextEncoder().encode(JSON.stringify({ jobId: 'j', key: { ...keyRecord(1), ...scope } }));
+    expect(decodeReportTask(legacy)).toEqual({ jobId: 'j', scope });
+    expect(decodeReportTask(new TextEncoder().encode('{"jobId":"j","key":null}'))).toEqual({ jobId: 'j', scope: null });
+    expect(() => decodeReportTask(new TextEncoder().encode('{"jobId":"j","scope":{"cities":"*"}}'))).toThrow(ValidationError);
     expect(() => decodeReportTask(new TextEncoder().encode('{"key":null}'))).toThrow(ValidationError);
     expect(() => decodeReportTask(new TextEncoder().encode('null'))).toThrow(/job id/);
     expect(() => decodeReportTask(new TextEncoder().encode('not json'))).toThrow(ValidationError);

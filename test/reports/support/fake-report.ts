@@ -4,7 +4,7 @@
  * documents from the content (an HTML page naming the address, a one-page PDF) and can also be held or failed.
  * Delivery (jobs, files, routes) is tested over them; the real content and renderers are tested by their own suite.
  */
-import type { ApiKeyRecord } from '../../../src/keys/key-types.js';
+import type { Entitlement } from '../../../src/keys/entitlement.js';
 import type { ReportContent, ReportContentSource, ReportRenderer, ReportRequest } from '../../../src/reports/report-types.js';
 import { fakeHtml, fakePdf } from './fake-documents.mjs';
 
@@ -24,17 +24,17 @@ export class Gate {
   }
 }
 
-/** Content source double: content is the request plus the metrics the key holds, at a given time. */
+/** Content source double: content is the request plus the metrics its scope holds, at a given time. */
 export class FakeContentSource implements ReportContentSource {
-  readonly calls: { request: ReportRequest; keyId: number }[] = [];
+  readonly calls: { request: ReportRequest; keyId: number; scope: Entitlement }[] = [];
   /** Errors thrown by the next calls, in order (then calls succeed). */
   readonly failures: unknown[] = [];
   /** When set, every call waits for it (or for its abort signal). */
   gate: Gate | undefined;
   generatedUtc = '2025-03-10T12:00:30.000Z';
 
-  async gather(request: ReportRequest, key: ApiKeyRecord, signal?: AbortSignal): Promise<ReportContent> {
-    this.calls.push({ request, keyId: key.id });
+  async gather(request: ReportRequest, scope: Entitlement, signal?: AbortSignal): Promise<ReportContent> {
+    this.calls.push({ request, keyId: request.keyId, scope });
     if (this.gate) {
       await Promise.race([
         this.gate.wait(),
@@ -43,7 +43,7 @@ export class FakeContentSource implements ReportContentSource {
     }
     const failure = this.failures.shift();
     if (failure !== undefined) throw failure;
-    return { version: 1, request, generatedUtc: this.generatedUtc, metrics: [...key.metrics] };
+    return { version: 1, request, generatedUtc: this.generatedUtc, metrics: [...scope.metrics] };
   }
 }
 

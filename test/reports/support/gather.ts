@@ -2,7 +2,7 @@
  * Real report content from the fixture datasets: the local compute pool, the historical service over an in-memory
  * SQLite cache and the embedded geocoder, as the server wires them.
  */
-import { createLocalCompute, type LocalCompute } from '../../../src/compute/local-compute.js';
+import { createLocalCompute } from '../../../src/compute/local-compute.js';
 import { openDatabase } from '../../../src/db/database.js';
 import type { ApiKeyRecord } from '../../../src/keys/key-types.js';
 import { HistoricalService } from '../../../src/services/historical-service.js';
@@ -13,6 +13,7 @@ import type { ReportContentSource, ReportLang, ReportRequest } from '../../../sr
 import { embeddedGeocoder } from '../../api/support/harness.js';
 import { ManualClock } from '../../services/support/manual-clock.js';
 import { fixtureDataDir } from '../../helpers/fixtures.js';
+import type { PlannedCompute } from '../../../src/compute/planned-compute.js';
 
 /** A key with every scope, or with the given metric scope. */
 export function keyWith(metrics: ApiKeyRecord['metrics'] = ['*']): ApiKeyRecord {
@@ -41,7 +42,7 @@ export function requestOf(place: keyof typeof PLACES, lang: ReportLang): ReportR
 export const T0 = Date.parse('2026-03-10T12:00:30.000Z');
 
 /** A content source over the fixture; close it when done. */
-export async function fixtureSource(): Promise<{ source: ReportContentSource; compute: LocalCompute; close(): Promise<void> }> {
+export async function fixtureSource(): Promise<{ source: ReportContentSource; compute: PlannedCompute; close(): Promise<void> }> {
   const compute = await createLocalCompute({ dataDir: await fixtureDataDir(), threads: 2 });
   const clock = new ManualClock(T0);
   const historical = new HistoricalService({
