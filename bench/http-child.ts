@@ -13,7 +13,7 @@
  */
 import Fastify from 'fastify';
 import { loadConfig, type ConfigOverrides } from '../src/config.js';
-import { createServer } from '../src/server.js';
+import { createServer } from '../src/nodes/api-node.js';
 
 /** Sent once the server listens. */
 export interface ChildReady {

@@ -36,7 +36,7 @@ export interface WorkerParts {
 /** Builds the handlers of some task kinds. */
 export type TaskKindsFactory = (parts: WorkerParts) => Map<string, TaskHandler> | Promise<Map<string, TaskHandler>>;
 
-/** The compute task kinds every worker serves; `svc worker` adds the report kind (src/reports/report-task-runtime.ts). */
+/** The compute task kinds every worker serves; `svc worker` adds the report kind (src/nodes/report-task-runtime.ts). */
 export const WORKER_TASK_KINDS: TaskKindsFactory[] = [(parts) => computeTaskHandlers(parts.executor, parts.dataDir, parts.workerId)];
 
 /** Options of `startWorkerNode`. */

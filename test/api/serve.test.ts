@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serveCommand, geocoderFor } from '../../src/cli/commands/serve.js';
+import { serveCommand } from '../../src/cli/commands/serve.js';
+import { geocoderFor } from '../../src/nodes/geocoders.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { loadConfig } from '../../src/config.js';
 import { json, startServer, stopServer } from '../geocode/support/loopback.js';

@@ -8,7 +8,7 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
-import { clusterPrecompute } from '../../src/cluster/cluster-precompute.js';
+import { clusterPrecompute } from '../../src/nodes/cluster-precompute.js';
 import { computeTaskHandlers } from '../../src/cluster/compute-tasks.js';
 import { TASK_STREAM } from '../../src/cluster/names.js';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';

@@ -18,17 +18,17 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   errors: [],
   util: [],
   classification: [],
-  geo: ['errors', 'util'],
-  db: ['errors', 'util'],
+  geo: ['errors'],
+  db: ['errors'],
   // Data: the dataset store and what is read from it.
   store: ['errors', 'geo', 'util'],
   stats: ['classification', 'errors', 'store'],
   sampling: ['errors', 'stats', 'store'],
-  cities: ['errors', 'geo', 'util'],
+  cities: ['geo'],
   scales: ['classification'],
   // Seams to the services the API calls (the model service's contract and client, the HTTP upstream stack).
-  upstream: ['errors', 'store', 'util'],
-  geocode: ['errors', 'geo', 'util'],
+  upstream: ['errors', 'store'],
+  geocode: ['errors', 'util'],
   keys: ['cities', 'db', 'errors', 'util'],
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
   // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
@@ -39,17 +39,17 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'stats', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
-  reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'store', 'util'],
+  reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
-  api: ['cities', 'errors', 'geo', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
-  reference: ['api', 'cities', 'errors', 'util'],
+  api: ['cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
+  reference: ['api'],
   // Settings: the table of SVC_* variables, read by the entry points and handed down as plain options.
-  config: ['errors', 'geocode', 'keys', 'util'],
+  config: ['errors', 'keys'],
   // The composition root: builds API and worker nodes from one record of back ends.
-  nodes: ['api', 'cities', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'upstream', 'util'],
+  nodes: ['api', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
-  cli: ['cities', 'classification', 'cluster', 'compute', 'config', 'db', 'errors', 'geo', 'geocode', 'keys', 'model', 'model-service', 'nodes', 'reports', 'sampling', 'scales', 'services', 'stats', 'store', 'upstream', 'util'],
-  workers: ['compute', 'map', 'reports', 'util'],
+  cli: ['api', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
+  workers: ['compute', 'map', 'model', 'reports', 'store'],
 };
 
 /** The arrows of `edges` the table does not allow, as `from → to  path:line`. */

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_REPORTS_WIRING, type ReportsWiring } from '../../src/server.js';
+import { DEFAULT_REPORTS_WIRING, type ReportsWiring } from '../../src/nodes/api-node.js';
 import type { ReportContentSource } from '../../src/reports/report-types.js';
 import { Gate } from '../reports/support/fake-report.js';
 import { embeddedGeocoder } from '../api/support/harness.js';

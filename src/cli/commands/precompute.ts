@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
-import { clusterPrecompute } from '../../cluster/cluster-precompute.js';
+import { clusterPrecompute } from '../../nodes/cluster-precompute.js';
 import { ENV_VARS } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { checkPrecomputable, precomputeCity } from '../../services/precompute.js';

@@ -1,18 +1,16 @@
 /**
- * `svc serve`: runs the HTTP API over the real dependencies (built by `createServer`, src/server.ts). SIGINT or SIGTERM
- * shuts down gracefully: the server stops accepting and drains in-flight requests, report jobs in hand are queued again
- * for the next start, the model service stops, running computations settle, the compute pool closes, and the database
- * closes last.
+ * `svc serve`: runs the HTTP API over the real dependencies (the API node `createServer` builds,
+ * src/nodes/api-node.ts). SIGINT or SIGTERM shuts down gracefully: the server stops accepting and drains in-flight
+ * requests, report jobs in hand are queued again for the next start, the model service stops, running computations
+ * settle, the back ends close, and the database closes last.
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { selfDocsUrl } from '../../api/docs-location.js';
 import type { Config } from '../../config.js';
-import { createServer } from '../../server.js';
+import { createServer } from '../../nodes/api-node.js';
 import type { Command } from '../command.js';
 import { SERVER_OPTIONS, serverConfig, shutdownSignal } from '../options.js';
-
-export { geocoderFor } from '../../server.js';
 
 const USAGE = `Usage: svc serve [--port N] [--host HOST] [--data DIR] [--db FILE]
 

@@ -4,8 +4,7 @@
  * gracefully: no more tasks are pulled, tasks in hand finish within the grace period, the rest go back to the queue.
  */
 import { parseArgs } from 'node:util';
-import { startWorkerNode, WORKER_TASK_KINDS } from '../../cluster/worker-node.js';
-import { reportTaskKinds } from '../../reports/report-task-runtime.js';
+import { startWorker } from '../../nodes/worker-node.js';
 import { ENV_VARS } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
@@ -57,11 +56,7 @@ export const workerCommand: Command = {
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const graceMs = parseCount('grace', values.grace, 10, 0) * 1_000;
     const log: Logger = { info: lineLog('info'), warn: lineLog('warn'), error: lineLog('error') };
-    const worker = await startWorkerNode({
-      natsUrl: nats.url, dataDir: values.data, threads, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, graceMs, log,
-      // Compute tasks, and report jobs: gathered over this worker's pool, rendered in its own threads.
-      kinds: [...WORKER_TASK_KINDS, reportTaskKinds(config, log)],
-    });
+    const worker = await startWorker({ ...config, nats }, { dataDir: values.data, ...(threads !== undefined ? { threads } : {}), graceMs, logger: log });
     // A worker without readable data still runs (its tasks answer with an error naming it), but says so at once.
     await checkData(values.data).then(
       (datasets) => {

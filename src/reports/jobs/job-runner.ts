@@ -13,6 +13,7 @@ import { ServiceError } from '../../errors.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { JobTransitions, ReportJob, ReportJobQueue } from './job-types.js';
+import type { JobDriver } from './job-driver.js';
 
 /**
  * Error codes worth another attempt: the back end or an upstream failed or did not answer in time (the seam's
@@ -59,8 +60,8 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number): n
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
 }
 
-/** Claims and runs jobs; one per process. */
-export class JobRunner {
+/** Claims and runs jobs in this process (the embedded job driver); one per process. */
+export class JobRunner implements JobDriver {
   readonly #o: JobRunnerOptions;
   readonly #active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   #started = false;
@@ -86,6 +87,11 @@ export class JobRunner {
   /** A job was queued: claim it if a slot is free. */
   notify(): void {
     if (this.#started && !this.#stopping) this.#pump();
+  }
+
+  /** A job was accepted (the job-driver seam): as `notify`. */
+  accepted(_job: ReportJob): void {
+    this.notify();
   }
 
   /** Jobs in hand now. */

@@ -138,3 +138,6 @@ export interface ReportRetention {
   /** Forgets quota counts of UTC days before `day` (`YYYY-MM-DD`); they can no longer matter. */
   forgetQuotaBefore(day: string): Awaitable<void>;
 }
+
+/** Every seam at once, as a back end implements them and the reports product holds its store. */
+export type ReportJobBackend = ReportAdmission & ReportJobStore & ReportRetention & JobTransitions;

@@ -9,6 +9,7 @@
  */
 import { entitlementOf } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
+import type { JobDriver } from './job-driver.js';
 import type { ReportJob } from './job-types.js';
 import type { Clock } from '../../util/clock.js';
 import { PeriodicRun } from '../../util/periodic-run.js';
@@ -34,8 +35,8 @@ export interface ReportDispatcherDeps {
   readonly logger?: Logger;
 }
 
-/** Queues report tasks; one per API node. */
-export class ReportDispatcher {
+/** Queues report tasks for the workers (the cluster's job driver); one per API node. */
+export class ReportDispatcher implements JobDriver {
   readonly #deps: ReportDispatcherDeps;
   readonly #periodic: PeriodicRun<number>;
 

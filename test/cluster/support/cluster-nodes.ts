@@ -26,7 +26,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../../../src/cluster/worker-node.js';
 import { createPoolExecutor } from '../../../src/compute/local-compute.js';
 import { plannedCompute } from '../../../src/compute/planned-compute.js';
-import { reportTaskKinds } from '../../../src/reports/report-task-runtime.js';
+import { reportTaskKinds } from '../../../src/nodes/report-task-runtime.js';
 import { startE2eServer, type E2eServer } from '../../e2e/support/e2e-server.js';
 import { TEST_LINK_OPTIONS } from './links.js';
 import { startTestConsumer, type TestConsumer } from './task-consumer.js';
@@ -77,7 +77,7 @@ export interface ReportWorker {
   stop(): Promise<void>;
 }
 
-/** A worker as `svc worker` runs it: compute kinds and the report runtime (src/reports/report-task-runtime.ts), own pool. */
+/** A worker as `svc worker` runs it: compute kinds and the report runtime (src/nodes/report-task-runtime.ts), own pool. */
 export interface RuntimeWorker {
   readonly node: WorkerNode;
   stop(): Promise<void>;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadConfig, type ConfigOverrides } from '../../../src/config.js';
 import type { KeySpec } from '../../../src/keys/key-types.js';
-import { createServer, type ReportsWiring, type Server } from '../../../src/server.js';
+import { createServer, type ReportsWiring, type Server } from '../../../src/nodes/api-node.js';
 import { fixtureDataDir } from '../../helpers/fixtures.js';
 import { UUID_V4 } from '../../api/support/problem.js';
 

@@ -8,9 +8,9 @@
 import type { PlannedCompute } from '../compute/planned-compute.js';
 import { defaultNatsLimits, type NatsConfig } from '../config.js';
 import type { PrecomputeOptions } from '../services/precompute.js';
-import { createNatsCompute } from './nats-compute.js';
-import { ClusterLink } from './nats-connection.js';
-import { NatsTaskQueue } from './task-queue.js';
+import { createNatsCompute } from '../cluster/nats-compute.js';
+import { ClusterLink } from '../cluster/nats-connection.js';
+import { NatsTaskQueue } from '../cluster/task-queue.js';
 
 /** Row tasks in the queue at once: enough to keep many workers busy, few enough that each is answered in time. */
 export const PRECOMPUTE_IN_FLIGHT = 64;

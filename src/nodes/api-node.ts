@@ -1,0 +1,187 @@
+/**
+ * The API node: the HTTP application over the products (historical statistics, live records, the map, reports) and
+ * the node's back ends, which `backendsFor` builds from the configuration (embedded, or NATS when `SVC_NATS_URL` is
+ * set) as one record. It knows how to take everything down again in the right order. `svc serve` and `svc demo` run
+ * it, and so do the end-to-end tests and benchmarks.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { PlannedCompute } from '../compute/planned-compute.js';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { DamagedDataError } from '../errors.js';
+import type { Geocoder } from '../geocode/geocoder.js';
+import { CachedKeyLookup } from '../keys/cached-key-lookup.js';
+import { SqliteKeyStore } from '../keys/key-store.js';
+import { MapService } from '../map/map-service.js';
+import { poolRenderer } from '../map/tile-renderer.js';
+import { loadTileSecret } from '../map/tile-secret.js';
+import { connectModelService, type ModelServiceConnection } from '../model-service/connect.js';
+import { createReportContentSource } from '../reports/index.js';
+import { createReportProduct, type ReportProduct } from '../reports/report-product.js';
+import type { ReportContentSource } from '../reports/report-types.js';
+import type { HistoricalService } from '../services/historical-service.js';
+import { LiveService } from '../services/live-service.js';
+import { DamageRegistry } from '../store/damage-registry.js';
+import { listDatasets } from '../store/data-dir.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import { backendsFor, type NodeBackends } from './backends.js';
+import { geocoderFor } from './geocoders.js';
+import { buildApp } from './http-app.js';
+import { historicalService } from './statistics.js';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Opens every dataset of the data directory once, as a query would (metadata, chunk manifest, outdoor mask, city
+ * references), so damage is reported at start-up: logged once and shown by `/health`. The others keep serving.
+ */
+async function checkDatasets(dataDir: string, compute: PlannedCompute, damage: DamageRegistry): Promise<void> {
+  for (const id of await listDatasets(dataDir)) {
+    await compute.datasetVersion(id).catch((err: unknown) => {
+      if (!(err instanceof DamagedDataError)) throw err;
+      damage.report(err);
+    });
+  }
+}
+
+/** The parts of the service a report's content is gathered from. */
+export interface ReportContentParts {
+  readonly historical: HistoricalService;
+  readonly compute: PlannedCompute;
+  readonly geocoder: Geocoder;
+  readonly clock: Clock;
+}
+
+/** How the reports product is made: its content source over the service's parts, and its rendering threads' entry. */
+export interface ReportsWiring {
+  readonly content: (parts: ReportContentParts) => ReportContentSource;
+  /** The compiled entry of the rendering threads; workers/report-worker.js by default. */
+  readonly renderWorker?: string;
+}
+
+/** The reports product as the service runs it: the report content gathered over the statistics and compute pool. */
+export const DEFAULT_REPORTS_WIRING: ReportsWiring = Object.freeze({
+  content: (parts: ReportContentParts) => createReportContentSource({ historical: parts.historical, surroundings: parts.compute, clock: parts.clock }),
+});
+
+/** Options of `createServer`. */
+export interface ServerOptions {
+  /** The reports product's wiring; `DEFAULT_REPORTS_WIRING` unless given. */
+  readonly reports?: ReportsWiring;
+}
+
+/** Messages of background work go to the application's logger once it exists. */
+function forwardingLogger(target: () => FastifyBaseLogger | undefined): Logger {
+  return {
+    info: (obj, msg) => target()?.info(obj, msg),
+    warn: (obj, msg) => target()?.warn(obj, msg),
+    error: (obj, msg) => target()?.error(obj, msg),
+  };
+}
+
+/** A built API node: the application (ready, not yet listening), the parts it runs on, and its shutdown. */
+export interface Server {
+  readonly app: FastifyInstance;
+  readonly config: Config;
+  readonly db: Database;
+  /** The key store over `db` (the operator CLI's view of the same table). */
+  readonly keys: SqliteKeyStore;
+  /** The node's back ends (embedded or NATS). */
+  readonly backends: NodeBackends;
+  /** The compute back end (`backends.compute`). */
+  readonly compute: PlannedCompute;
+  readonly historical: HistoricalService;
+  readonly modelService: ModelServiceConnection;
+  /** The map catalog and tiles (tiles drawn in the compute pool). */
+  readonly map: MapService;
+  /** Damage found in the datasets (at start-up and while serving); `/health` reports it. */
+  readonly damage: DamageRegistry;
+  /** The reports product: jobs, files, rendering threads. */
+  readonly reports: ReportProduct;
+  /** The node's cluster link (`SVC_NATS_URL`); undefined on the embedded default. */
+  readonly cluster: { readonly nodeId: string; readonly link: NonNullable<NodeBackends['link']> } | undefined;
+  /**
+   * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then report jobs in hand are
+   * queued again for the next start and the rendering threads close, then the model service stops,
+   * computations still running (those whose clients timed out) settle and are cached, the back ends close (the
+   * compute pool or queue, then the link), and the database closes last.
+   */
+  close(): Promise<void>;
+}
+
+/** Builds the API node for `config`; on a failure part-way, whatever was already started is closed again. */
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const undo = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const clock = systemClock;
+    const db = openDatabase(config.dbFile);
+    cleanups.push(() => db.close());
+    let log: FastifyBaseLogger | undefined;
+    const logger = forwardingLogger(() => log);
+    const backends = await backendsFor(config, { db, clock, logger });
+    cleanups.push(() => backends.close());
+    const geocoder = geocoderFor(config);
+    // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
+    const damage = new DamageRegistry({ now: clock.now });
+    const historical = historicalService(config, backends, { geocoder, clock, logger, damage });
+    // Live and forecast data: the configured model service, or the embedded one over the data directory.
+    const modelService = await connectModelService({
+      url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock, damage,
+    });
+    cleanups.push(() => modelService.close());
+    const live = new LiveService({ model: modelService.client, geocoder, clock });
+    const keys = new SqliteKeyStore(db);
+    // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
+    const lookup = new CachedKeyLookup(keys, { now: clock.now });
+    const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
+    const content = wiring.content({ historical, compute: backends.compute, geocoder, clock });
+    const reports = createReportProduct({
+      store: backends.jobs,
+      files: backends.files,
+      driver: (renderer) => backends.jobDriver({ content, renderer, keyById: (id) => keys.findById(id) }),
+      geocoder, clock, limits: config.limits, logger,
+      renderThreads: config.reportRenderThreads,
+      pdfWaitMs: config.reportPdfWaitMs,
+      ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
+    });
+    cleanups.push(() => reports.close());
+    const map = new MapService({
+      model: modelService.client,
+      keys: lookup,
+      clock,
+      renderer: poolRenderer((task) => backends.compute.runTask(task)),
+      secret: await loadTileSecret(config.tileSecret, config.dataDir),
+      sliceCacheBytes: config.mapSliceCacheMb * MIB,
+      tileCacheBytes: config.mapTileCacheMb * MIB,
+    });
+    const app = await buildApp({
+      config, keys: lookup, geocoder, historical, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
+    });
+    log = app.log;
+    await checkDatasets(config.dataDir, backends.compute, damage);
+    await app.ready();
+    reports.start();
+
+    let closing: Promise<void> | undefined;
+    const shutdown = async () => {
+      await app.close();
+      await reports.close();
+      await modelService.close();
+      await historical.drain();
+      await backends.close();
+      db.close();
+    };
+    const cluster = backends.link === undefined ? undefined : { nodeId: backends.nodeId, link: backends.link };
+    return {
+      app, config, db, keys, backends, compute: backends.compute, historical, modelService, map, damage, reports, cluster,
+      close: () => (closing ??= shutdown()),
+    };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}

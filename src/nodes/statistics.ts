@@ -1,0 +1,53 @@
+/**
+ * The formulas every node shares for historical statistics, written once: the compute version that is part of every
+ * cache key (so an API node and a worker reuse each other's results), how long a cluster-wide flight claim holds,
+ * and the historical service over a node's back ends.
+ */
+import { KERNEL_VERSION } from '../compute/stats-kernel.js';
+import type { Config } from '../config.js';
+import type { Geocoder } from '../geocode/geocoder.js';
+import { HistoricalService } from '../services/historical-service.js';
+import { MemoryStatsCache } from '../services/memory-stats-cache.js';
+import type { DamageRegistry } from '../store/damage-registry.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import type { NodeBackends } from './backends.js';
+
+/** The version of the kernels and statistics definitions, part of every statistics cache key. */
+export function computeVersion(config: Pick<Config, 'version'>): string {
+  return `${config.version}+${KERNEL_VERSION}`;
+}
+
+/** How long a statistics flight claim holds, in upstream time-outs: computations go on after a client's time-out. */
+const CLAIM_TIMEOUTS = 4;
+
+/** How long a cluster-wide statistics flight claim holds, ms (at least a minute). */
+export function flightClaimMs(config: Pick<Config, 'upstreamTimeoutMs'>): number {
+  return Math.max(60_000, CLAIM_TIMEOUTS * config.upstreamTimeoutMs);
+}
+
+/** What the historical service needs besides the back ends. */
+export interface HistoricalParts {
+  readonly geocoder: Geocoder;
+  readonly clock: Clock;
+  readonly logger: Pick<Logger, 'error'>;
+  readonly damage?: DamageRegistry;
+}
+
+/**
+ * Historical statistics over a node's back ends: hot results from memory, every result also kept in the back ends'
+ * cache (SQLite, or KV shared by the nodes), one computation per key (per process, or across the cluster).
+ */
+export function historicalService(config: Config, backends: Pick<NodeBackends, 'compute' | 'statsCache' | 'flights'>, parts: HistoricalParts): HistoricalService {
+  return new HistoricalService({
+    backend: backends.compute,
+    geocoder: parts.geocoder,
+    cache: new MemoryStatsCache(backends.statsCache),
+    ...(backends.flights !== undefined ? { flights: backends.flights } : {}),
+    clock: parts.clock,
+    timeoutMs: config.upstreamTimeoutMs,
+    computeVersion: computeVersion(config),
+    logger: parts.logger,
+    ...(parts.damage !== undefined ? { damage: parts.damage } : {}),
+  });
+}
