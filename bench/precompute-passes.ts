@@ -12,7 +12,7 @@ import type { CityConfig } from '../src/cities/city-types.js';
 import type { ComputeDataset } from '../src/compute/dataset-cache.js';
 import { datasetEncodings } from '../src/compute/kernel-run.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
-import { CR } from '../src/compute/precompute-layout.js';
+import { CELL_ROW } from '../src/compute/precompute-layout.js';
 import { loadPrecomputeKernel } from '../src/compute/precompute-kernel.js';
 import { emptyGrids, publishCell } from '../src/compute/precompute-publish.js';
 import { precomputeRow } from '../src/compute/precompute-row.js';
@@ -115,7 +115,9 @@ export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
       }
       const results = kernel.run(mask);
       lap('kernel');
-      for (let cell = 0; cell < mask.length; cell++) if (mask[cell] === 1) publishCell(results, cell * CR.COUNT, grids, cell);
+      for (let cell = 0; cell < mask.length; cell++) {
+        if (mask[cell] === 1) publishCell(results, cell * CELL_ROW.COUNT, grids, cell);
+      }
       lap('publish');
     }
   }

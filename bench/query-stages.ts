@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { mergeAggregate } from '../src/compute/aggregate-records.js';
 import type { StatsRequest } from '../src/compute/compute-types.js';
 import { computeDataset, type ComputeDataset } from '../src/compute/dataset-cache.js';
-import { REC } from '../src/compute/kernel-layout.js';
+import { HOUR_RECORD } from '../src/compute/kernel-layout.js';
 import { datasetEncodings } from '../src/compute/kernel-run.js';
 import { planSample } from '../src/compute/sample-plan.js';
 import { loadStatsKernel } from '../src/compute/stats-kernel.js';
@@ -49,7 +49,9 @@ export async function queryVolume(dataDir: string, dataset: string, request: Sta
     chunks: planned.chunks,
     aggregates: planned.aggregates,
     storedBytes: planned.keys.reduce((n, key) => n + statSync(join(ds.reader.dir, key)).size, 0),
-    decodedBytes: planned.chunks * fields.length * hours * chunk.rows * chunk.cols * 2 + planned.aggregates * hours * REC.BYTES,
+    decodedBytes:
+      planned.chunks * fields.length * hours * chunk.rows * chunk.cols * 2 +
+      planned.aggregates * hours * HOUR_RECORD.BYTES,
   };
 }
 

@@ -14,7 +14,7 @@ import AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaValidationError } from 'fastify';
 
 /** Decimal notation: `12`, `-0.5`, `.5`, `5.`, `+1e3`, `2.5E-2`; never hexadecimal, binary, octal, blanks or words. */
-export const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** The value in decimal notation and finite (what a numeric parameter accepts as text). */
 export function isDecimalNumber(text: string): boolean {

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 
 /** Path of the pages when the service documents itself. */
-export const SELF_DOCS_PATH = '/docs';
+const SELF_DOCS_PATH = '/docs';
 
 /** The listening address as `net.Server.address()` gives it (null before listening, a string for a pipe). */
 export type ListenAddress = AddressInfo | string | null;

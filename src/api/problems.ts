@@ -86,7 +86,7 @@ export function problemDocument(docsUrl: string, code: ProblemCode, detail: stri
 const UNEXPECTED = 'An unexpected error occurred. It has been logged under this request id.';
 
 /** Appended to the detail of damaged data: the client learns that waiting or retrying does not help. */
-export const DAMAGED_DATA_ADVICE = 'The stored data must be repaired by the operator; retrying will not help until then.';
+const DAMAGED_DATA_ADVICE = 'The stored data must be repaired by the operator; retrying will not help until then.';
 
 /** Details for Fastify's other client errors, by code. */
 const FASTIFY_DETAILS: Readonly<Record<string, string>> = {

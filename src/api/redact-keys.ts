@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 
 /** What stands in a log for a segment that held a key. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 const KEY_MARK = /svc_(?:sk|pk)_/i;
 /** A path segment, or a query name or value: the text between the URL's delimiters. */

@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MapService } from '../map/map-service.js';
 import type { TileAddress } from '../map/tile-access.js';
-import type { EncodedTile } from '../map/tile-render.js';
+import type { EncodedTile } from '../map/tile-drawing.js';
 import { acceptsGzip } from './accept-encoding.js';
 import { FastPath, hasBody, type RequestHandler } from './fast-path.js';
 import { hostHeaderProblem } from './plugins/host-header.js';

@@ -11,7 +11,7 @@ import type { AnsweringDataset, AnsweringDatasetEntry, BoundaryFeature, CityConf
 import { BRUSSELS_ZONE, GHENT_ZONE } from './zones.js';
 
 /** Spacing of the vertices along a zone's edges in its published boundary, metres. */
-export const BOUNDARY_STEP_M = 100;
+const BOUNDARY_STEP_M = 100;
 
 /** The nationwide answer outside every city zone but inside Belgium (spec: dataset `belgium_lowres`). */
 export const NATIONWIDE = Object.freeze({ dataset: 'belgium_lowres', reference_year: 2023 } as const);

@@ -18,13 +18,13 @@ import { normalizeOriginEntry } from '../keys/origins.js';
 export const DEMO_KEY_FILE = 'demo-key';
 
 /** Label of the demo key in the key store. */
-export const DEMO_KEY_LABEL = 'demo';
+const DEMO_KEY_LABEL = 'demo';
 
 /** Name of the map page's publishable key file in the data directory. */
 export const DEMO_PAGE_KEY_FILE = 'demo-page-key';
 
 /** Label of the map page's publishable key in the key store. */
-export const DEMO_PAGE_KEY_LABEL = 'demo map page';
+const DEMO_PAGE_KEY_LABEL = 'demo map page';
 
 /** The demo key to use and how it was obtained. */
 export type DemoKey =

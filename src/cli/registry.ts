@@ -6,7 +6,7 @@ import type { Command } from './command.js';
 import { COMMAND_INDEX } from './command-index.js';
 
 /** Loads every command of the index. */
-export function loadCommands(): Promise<Command[]> {
+function loadCommands(): Promise<Command[]> {
   return Promise.all(COMMAND_INDEX.map((entry) => entry.load()));
 }
 

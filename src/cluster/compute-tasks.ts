@@ -11,7 +11,7 @@ import { DatasetError } from '../errors.js';
 import type { TaskHandler } from './task-types.js';
 
 /** A task this worker could not run through no fault of the task (its compute thread died): not a `ServiceError`, so the worker loop hands the task back for another delivery. */
-export class HandBackError extends Error {}
+class HandBackError extends Error {}
 
 /**
  * Handlers of every kind the worker's compute threads serve and may take from other machines (their families say

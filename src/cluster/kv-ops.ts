@@ -74,7 +74,7 @@ export class BucketOpener {
 }
 
 /** Runs `op`, rejecting with `UpstreamTimeoutError` after `ms`; other failures become `UpstreamError`. */
-export async function withDeadline<T>(what: string, ms: number, op: () => Promise<T>): Promise<T> {
+async function withDeadline<T>(what: string, ms: number, op: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UpstreamTimeoutError(`The shared state (NATS) did not answer ${what} within ${ms} ms; retrying is reasonable.`)), ms);
@@ -89,7 +89,7 @@ export async function withDeadline<T>(what: string, ms: number, op: () => Promis
 }
 
 /** Service errors pass unchanged; anything else NATS threw becomes `UpstreamError` naming the operation. */
-export function asUpstream(err: unknown, what: string): ServiceError {
+function asUpstream(err: unknown, what: string): ServiceError {
   if (err instanceof ServiceError) return err;
   const reason = err instanceof Error ? err.message : String(err);
   return new UpstreamError(`The shared state (NATS) failed ${what} (${reason}); retrying is reasonable.`, { cause: err });

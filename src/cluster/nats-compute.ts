@@ -13,7 +13,7 @@ import { decodeTaskData, encodeTaskData } from '../compute/task-codec.js';
 import type { TaskQueue } from './task-types.js';
 
 /** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */
-export const DEFAULT_CLUSTER_SPLIT = 4;
+const DEFAULT_CLUSTER_SPLIT = 4;
 
 /** Options of `createNatsCompute`. */
 export interface NatsComputeOptions {
@@ -29,14 +29,14 @@ export interface NatsComputeOptions {
 }
 
 /** A task as it crosses NATS: without the requester's data directory. */
-export function withoutDataDir(task: ComputeTask): Omit<ComputeTask, 'dataDir'> {
+function withoutDataDir(task: ComputeTask): Omit<ComputeTask, 'dataDir'> {
   if (!('dataDir' in task)) return task;
   const { dataDir: _local, ...rest } = task;
   return rest;
 }
 
 /** The queue as a task executor. */
-export function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?: number): TaskExecutor {
+function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?: number): TaskExecutor {
   const request = (kind: string, payload: Uint8Array, signal?: AbortSignal, options?: RunOptions) =>
     queue.request(kind, payload, {
       ...(signal ? { signal } : {}),

@@ -16,7 +16,7 @@ import { zstdCompress } from '../store/codec-zstd.js';
 import { recordsDigest, readerEncodings } from './aggregate-records.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import { blockSelections, chunkKeys, datasetEncodings, loadChunk, readFrames } from './kernel-run.js';
-import { REC } from './kernel-layout.js';
+import { HOUR_RECORD } from './kernel-layout.js';
 import type { StatsKernel } from './stats-kernel.js';
 
 /** zstd level of stored records: they are written once and read by every covered query. */
@@ -79,7 +79,7 @@ export async function aggregateBlock(ds: ComputeDataset, kernel: StatsKernel, ta
         for (const m of members) kernel.mergeRecords(m.records);
         const records = kernel.records();
         const bytes = encodeAggregate({
-          dataset: reader.attrs.dataset, level, block: [br, bc], hours: reader.hours, record_bytes: REC.BYTES,
+          dataset: reader.attrs.dataset, level, block: [br, bc], hours: reader.hours, record_bytes: HOUR_RECORD.BYTES,
           records: digest, cells: members.reduce((n, m) => n + m.cells, 0),
           sources: Object.fromEntries(aggregateSources(reader, ref, (k) => reader.storedChecksum(k))),
         }, zstdCompress(new Uint8Array(records.buffer, records.byteOffset, records.byteLength), RECORDS_LEVEL));

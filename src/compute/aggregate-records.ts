@@ -9,7 +9,7 @@ import {
   aggregateKey, aggregateSources, checkAggregateHeader, decodeAggregate, type AggregateRef, type AggregateSection,
 } from '../store/aggregate-files.js';
 import type { CfEncoding, DatasetReader, HourlyField } from '../store/dataset-types.js';
-import { LAYOUT_SIGNATURE, REC } from './kernel-layout.js';
+import { HOUR_RECORD, LAYOUT_SIGNATURE } from './kernel-layout.js';
 import { rawThresholds } from './kernel-thresholds.js';
 import type { StatsKernel } from './stats-kernel.js';
 
@@ -19,7 +19,8 @@ import type { StatsKernel } from './stats-kernel.js';
  */
 export function recordsDigest(fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>): string {
   const { table, validity } = rawThresholds(fields, encodings);
-  const text = JSON.stringify({ layout: LAYOUT_SIGNATURE, bytes: REC.BYTES, fields, table: [...table], validity });
+  const bytes = HOUR_RECORD.BYTES;
+  const text = JSON.stringify({ layout: LAYOUT_SIGNATURE, bytes, fields, table: [...table], validity });
   return `rec1-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
 }
 
@@ -41,7 +42,7 @@ export async function mergeAggregate(
   const bytes = stored ?? await reader.readStored(key);
   const { header, frame } = decodeAggregate(bytes, dataset, key);
   checkAggregateHeader(header, {
-    dataset, ref, hours: reader.hours, recordBytes: REC.BYTES, records: section.records,
+    dataset, ref, hours: reader.hours, recordBytes: HOUR_RECORD.BYTES, records: section.records,
     sources: aggregateSources(reader, ref, (k) => reader.storedChecksum(k)),
   }, key);
   try {

@@ -7,7 +7,7 @@ import { POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
 import { roundedMeanClass } from '../stats/belaqi.js';
 import type { HourlyAggregates, PollutantHourly } from '../stats/hourly-aggregates.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
-import { METRIC, REC } from './kernel-layout.js';
+import { HOUR_RECORD, METRIC } from './kernel-layout.js';
 
 /** What the reader needs to know about the computation. */
 export interface AggregateSource {
@@ -17,8 +17,8 @@ export interface AggregateSource {
   readonly encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>;
 }
 
-const W32 = REC.BYTES / 4;
-const W64 = REC.BYTES / 8;
+const W32 = HOUR_RECORD.BYTES / 4;
+const W64 = HOUR_RECORD.BYTES / 8;
 
 /** Builds `HourlyAggregates` from the records at byte offset `acc` of `buffer`. */
 export function readAggregates(buffer: ArrayBuffer, acc: number, source: AggregateSource): HourlyAggregates {
@@ -44,16 +44,18 @@ export function readAggregates(buffer: ArrayBuffer, acc: number, source: Aggrega
     const concSum = new Float64Array(hours);
     const count = new Uint32Array(hours);
     for (let h = 0; h < hours; h++) {
-      const n = i32[h * W32 + REC.CNT / 4 + p];
+      const n = i32[h * W32 + HOUR_RECORD.CNT / 4 + p];
       count[h] = n;
-      meanClass[h] = n > 0 ? i32[h * W32 + REC.CLS / 4 + p] / n : Number.NaN;
-      concSum[h] = n > 0 ? s * Number(i64[h * W64 + REC.AIR_RAW / 8 + p]) + o * n : 0;
+      meanClass[h] = n > 0 ? i32[h * W32 + HOUR_RECORD.CLS / 4 + p] / n : Number.NaN;
+      concSum[h] = n > 0 ? s * Number(i64[h * W64 + HOUR_RECORD.AIR_RAW / 8 + p]) + o * n : 0;
     }
     return { meanClass, concSum, count };
   };
   const air = (): HourlyAggregates['air'] => {
     const cls = new Uint8Array(hours);
-    for (let h = 0; h < hours; h++) cls[h] = roundedMeanClass(i32[h * W32 + REC.CLS / 4 + 3], i32[h * W32 + REC.CNT / 4 + 3]);
+    for (let h = 0; h < hours; h++) {
+      cls[h] = roundedMeanClass(i32[h * W32 + HOUR_RECORD.CLS / 4 + 3], i32[h * W32 + HOUR_RECORD.CNT / 4 + 3]);
+    }
     const pollutants = Object.fromEntries(POLLUTANTS.map((id, p) => [id, pollutant(p, id)])) as Record<Pollutant, PollutantHourly>;
     return { cls, pollutants };
   };
@@ -62,8 +64,15 @@ export function readAggregates(buffer: ArrayBuffer, acc: number, source: Aggrega
     nCells: source.nCells,
     ...(metrics & METRIC.AIR ? { air: air() } : {}),
     ...(metrics & METRIC.WIND
-      ? { wind: { ucomfort: mean('ucomfort', REC.MET_CNT, REC.WIND_RAW), ugust: mean('ugust', REC.MET_CNT + 4, REC.WIND_RAW + 8) } }
+      ? {
+          wind: {
+            ucomfort: mean('ucomfort', HOUR_RECORD.MET_CNT, HOUR_RECORD.WIND_RAW),
+            ugust: mean('ugust', HOUR_RECORD.MET_CNT + 4, HOUR_RECORD.WIND_RAW + 8),
+          },
+        }
       : {}),
-    ...(metrics & METRIC.THERMAL ? { thermal: { utci: mean('utci', REC.MET_CNT + 8, REC.UTCI_RAW) } } : {}),
+    ...(metrics & METRIC.THERMAL
+      ? { thermal: { utci: mean('utci', HOUR_RECORD.MET_CNT + 8, HOUR_RECORD.UTCI_RAW) } }
+      : {}),
   };
 }

@@ -12,7 +12,7 @@ import { monthlyValues, type AirBlock, type ThermalBlock, type WindBlock } from 
 import { firstMaxIndex, firstMinIndex, roundHalfUp, roundOrNull } from '../stats/numeric.js';
 import { scoreLabel, WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
 import { publishThermalBlock } from '../stats/thermal.js';
-import { R, RA, RT, RW } from './kernel-layout.js';
+import { AIR_RESULT, RESULTS, THERMAL_RESULT, WIND_RESULT } from './kernel-layout.js';
 
 /** A result slot as a nullable number. */
 const nul = (v: number): number | null => (Number.isNaN(v) ? null : v);
@@ -21,39 +21,39 @@ const slots = (r: Float64Array, at: number, count: number): number[] => Array.fr
 
 /** The air block from the results, or `undefined` when no hour is graded. */
 export function airBlockFromResults(r: Float64Array, benchmark?: AirBenchmarkRef): AirBlock | undefined {
-  const a = R.AIR;
-  if (r[a + RA.PRESENT] !== 1) return undefined;
-  const subscores = slots(r, a + RA.SUBSCORE, 3).map((v) => roundOrNull(nul(v), 1));
+  const a = RESULTS.AIR;
+  if (r[a + AIR_RESULT.PRESENT] !== 1) return undefined;
+  const subscores = slots(r, a + AIR_RESULT.SUBSCORE, 3).map((v) => roundOrNull(nul(v), 1));
   const scoreIndex = firstMinIndex(subscores);
   if (scoreIndex < 0) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
   const score = subscores[scoreIndex] as number;
   const limiting = POLLUTANTS.filter((_, i) => subscores[i] === score);
   const pct = (v: number): number => roundHalfUp(v, 1);
-  const monthly = slots(r, a + RA.MONTH_GOOD, 12).map(nul);
+  const monthly = slots(r, a + AIR_RESULT.MONTH_GOOD, 12).map(nul);
   const published = monthly.map((v) => roundOrNull(v, 1));
   const distribution = {} as Record<BelaqiLabel, number>;
-  BELAQI_LABELS.forEach((label, k) => (distribution[label] = pct(r[a + RA.DIST + k])));
-  const goodPct = r[a + RA.GOOD_PCT];
-  const g = a + RA.GROUPED;
+  BELAQI_LABELS.forEach((label, k) => (distribution[label] = pct(r[a + AIR_RESULT.DIST + k])));
+  const goodPct = r[a + AIR_RESULT.GOOD_PCT];
+  const g = a + AIR_RESULT.GROUPED;
   return {
-    rating: roundHalfUp(r[a + RA.RATING], 1),
+    rating: roundHalfUp(r[a + AIR_RESULT.RATING], 1),
     score,
     label: scoreLabel(score),
-    hours_graded: r[a + RA.GRADED],
-    annual_mean_ugm3: perPollutant((i) => roundOrNull(nul(r[a + RA.MEAN + i]), 1)),
+    hours_graded: r[a + AIR_RESULT.GRADED],
+    annual_mean_ugm3: perPollutant((i) => roundOrNull(nul(r[a + AIR_RESULT.MEAN + i]), 1)),
     pollutant_scores: perPollutant((i) => subscores[i]),
     limiting_pollutants: limiting,
     limiting_pollutant: limiting[0],
     distribution_pct: distribution,
     grouped_pct: { g12: pct(r[g]), g34: pct(r[g + 1]), g56: pct(r[g + 2]), g710: pct(r[g + 3]) },
     good_pct: pct(goodPct),
-    day_good_pct: roundOrNull(nul(r[a + RA.DAY_GOOD]), 1),
-    night_good_pct: roundOrNull(nul(r[a + RA.NIGHT_GOOD]), 1),
+    day_good_pct: roundOrNull(nul(r[a + AIR_RESULT.DAY_GOOD]), 1),
+    night_good_pct: roundOrNull(nul(r[a + AIR_RESULT.NIGHT_GOOD]), 1),
     monthly_good_pct: monthlyValues(monthly, 1),
     best_month: firstMaxIndex(published) + 1,
     worst_month: firstMinIndex(published) + 1,
-    dominant_pollutant: POLLUTANTS[r[a + RA.DOMINANT]],
-    pollutant_share_pct: perPollutant((i) => pct(r[a + RA.SHARE + i])),
+    dominant_pollutant: POLLUTANTS[r[a + AIR_RESULT.DOMINANT]],
+    pollutant_share_pct: perPollutant((i) => pct(r[a + AIR_RESULT.SHARE + i])),
     ...(benchmark === undefined ? {} : { benchmark: benchmarkBlock(goodPct, benchmark) }),
   };
 }
@@ -61,28 +61,28 @@ export function airBlockFromResults(r: Float64Array, benchmark?: AirBenchmarkRef
 
 /** The wind block from the results, or `undefined` when no hour has a mean Ucomfort. */
 export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
-  const w = R.WIND;
-  if (r[w + RW.PRESENT] !== 1) return undefined;
-  const score = r[w + RW.SCORE];
+  const w = RESULTS.WIND;
+  if (r[w + WIND_RESULT.PRESENT] !== 1) return undefined;
+  const score = r[w + WIND_RESULT.SCORE];
   const pct = (v: number): number => roundHalfUp(v, 1);
   const distribution = {} as Record<WindClassLabel, number>;
-  WIND_CLASS_LABELS.forEach((label, k) => (distribution[label] = pct(r[w + RW.DIST + k])));
+  WIND_CLASS_LABELS.forEach((label, k) => (distribution[label] = pct(r[w + WIND_RESULT.DIST + k])));
   const exceedance = {} as Record<WindExceedanceKey, number>;
-  WIND_EXCEEDANCE_KEYS.forEach((key, k) => (exceedance[key] = pct(r[w + RW.EXCEED + k])));
+  WIND_EXCEEDANCE_KEYS.forEach((key, k) => (exceedance[key] = pct(r[w + WIND_RESULT.EXCEED + k])));
   return {
-    rating: roundHalfUp(r[w + RW.RATING], 1),
+    rating: roundHalfUp(r[w + WIND_RESULT.RATING], 1),
     score: roundHalfUp(score, 1),
     label: scoreLabel(score),
     distribution_pct: distribution,
-    calm_pct: pct(r[w + RW.DIST]),
-    eff_mean_ms: roundHalfUp(r[w + RW.EFF_MEAN], 2),
-    worst_moment_ms: roundHalfUp(r[w + RW.WORST], 2),
-    worst_moment_hours: r[w + RW.WORST_HOURS],
+    calm_pct: pct(r[w + WIND_RESULT.DIST]),
+    eff_mean_ms: roundHalfUp(r[w + WIND_RESULT.EFF_MEAN], 2),
+    worst_moment_ms: roundHalfUp(r[w + WIND_RESULT.WORST], 2),
+    worst_moment_hours: r[w + WIND_RESULT.WORST_HOURS],
     exceedance_pct: exceedance,
-    mean_ucomfort_ms: roundHalfUp(r[w + RW.MEAN], 2),
-    p95_ucomfort_ms: roundHalfUp(r[w + RW.P95], 2),
-    max_gust_ms: roundOrNull(nul(r[w + RW.MAX_GUST]), 2),
-    monthly_mean_ucomfort_ms: monthlyValues(slots(r, w + RW.MONTH_MEAN, 12).map(nul), 2),
+    mean_ucomfort_ms: roundHalfUp(r[w + WIND_RESULT.MEAN], 2),
+    p95_ucomfort_ms: roundHalfUp(r[w + WIND_RESULT.P95], 2),
+    max_gust_ms: roundOrNull(nul(r[w + WIND_RESULT.MAX_GUST]), 2),
+    monthly_mean_ucomfort_ms: monthlyValues(slots(r, w + WIND_RESULT.MONTH_MEAN, 12).map(nul), 2),
   };
 }
 
@@ -92,21 +92,21 @@ export function windBlockFromResults(r: Float64Array): WindBlock | undefined {
  * season; `citySummerNightMeanC` adds `summer_night_vs_city_c` as in thermal.ts.
  */
 export function thermalBlockFromResults(r: Float64Array, citySummerNightMeanC?: number): ThermalBlock | undefined {
-  const t = R.THERMAL;
-  if (r[t + RT.PRESENT] !== 1) return undefined;
-  const acceptable = slots(r, t + RT.ACCEPT, 4).map(nul);
+  const t = RESULTS.THERMAL;
+  if (r[t + THERMAL_RESULT.PRESENT] !== 1) return undefined;
+  const acceptable = slots(r, t + THERMAL_RESULT.ACCEPT, 4).map(nul);
   return publishThermalBlock({
-    comfort: slots(r, t + RT.COMFORT, 4).map(nul),
+    comfort: slots(r, t + THERMAL_RESULT.COMFORT, 4).map(nul),
     acceptable,
-    subscores: acceptable.map((share, s) => (share === null ? null : r[t + RT.SUBSCORE + s])),
-    rating: r[t + RT.RATING],
-    strongHeatStressDays: r[t + RT.HEAT_DAYS],
-    tropicalNights: r[t + RT.TROPICAL],
-    summerNightMean: nul(r[t + RT.NIGHT_MEAN]),
-    comfortPct: r[t + RT.COMFORT_PCT],
-    mean: r[t + RT.MEAN],
-    min: r[t + RT.MIN],
-    max: r[t + RT.MAX],
-    monthlyMean: slots(r, t + RT.MONTH_MEAN, 12).map(nul),
+    subscores: acceptable.map((share, s) => (share === null ? null : r[t + THERMAL_RESULT.SUBSCORE + s])),
+    rating: r[t + THERMAL_RESULT.RATING],
+    strongHeatStressDays: r[t + THERMAL_RESULT.HEAT_DAYS],
+    tropicalNights: r[t + THERMAL_RESULT.TROPICAL],
+    summerNightMean: nul(r[t + THERMAL_RESULT.NIGHT_MEAN]),
+    comfortPct: r[t + THERMAL_RESULT.COMFORT_PCT],
+    mean: r[t + THERMAL_RESULT.MEAN],
+    min: r[t + THERMAL_RESULT.MIN],
+    max: r[t + THERMAL_RESULT.MAX],
+    monthlyMean: slots(r, t + THERMAL_RESULT.MONTH_MEAN, 12).map(nul),
   }, citySummerNightMeanC);
 }

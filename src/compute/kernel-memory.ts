@@ -7,7 +7,7 @@
 import { ValidationError } from '../errors.js';
 import { HOURLY_FIELDS, type HourlyField } from '../store/dataset-types.js';
 import { MAX_MEMORY_BYTES, PAGE_BYTES, type KernelMemory } from './kernel-wasm.js';
-import { P, R, REC, SCRATCH, TH } from './kernel-layout.js';
+import { HOUR_RECORD, PARAMS, RESULTS, SCRATCH, THRESHOLD_TABLE } from './kernel-layout.js';
 
 /** Byte offsets of every region (0 = region not used). */
 export interface KernelRegions {
@@ -55,15 +55,15 @@ export function planRegions(heapBase: number, shape: RegionShape): KernelRegions
     return start;
   };
   const { hours, days, cells } = shape;
-  const params = take(P.COUNT * 8);
-  const thresholds = take(TH.COUNT * TH.ENTRY_BYTES);
-  const results = take(R.COUNT * 8);
+  const params = take(PARAMS.COUNT * 8);
+  const thresholds = take(THRESHOLD_TABLE.COUNT * THRESHOLD_TABLE.ENTRY_BYTES);
+  const results = take(RESULTS.COUNT * 8);
   const month = take(hours);
   const season = take(hours);
   const isDay = take(hours);
   const dayIndex = take(hours * 2);
   const nightIndex = take(hours * 2);
-  const acc = take(hours * REC.BYTES);
+  const acc = take(hours * HOUR_RECORD.BYTES);
   const scratch = take(Math.max(SCRATCH.WIND_VALUES + 16 * hours, SCRATCH.THERMAL_DAYS + 16 * days));
   const maskU8 = take(cells);
   const maskI16 = take(cells * 2);

@@ -15,7 +15,7 @@ import { THERMAL_SEASON_ANCHORS, WHO_LADDERS, WIND_ALLOWANCE_BP, WORST_MOMENT_LA
 import { OUTDOOR_SEASONS, STRONG_HEAT_STRESS_C, TROPICAL_NIGHT_MIN_C } from '../stats/thermal.js';
 import { FREQUENT_SITTING_MS, GUST_EQUIVALENT_FACTOR, WORST_MOMENT_TOLERANCE_MS } from '../stats/wind-classes.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../store/dataset-types.js';
-import { P } from './kernel-layout.js';
+import { PARAMS } from './kernel-layout.js';
 
 /** Wind score bands from best (scoring.ts `WIND_BANDS`, not exported there). */
 const WIND_BANDS = [10, 8, 6, 4, 2];
@@ -43,24 +43,27 @@ function putLadder(out: Float64Array, at: number, slots: number, anchors: readon
 
 /** The parameter block for a computation over fields with the given CF encodings (absent fields get scale 0). */
 export function kernelParams(encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>, fields: readonly HourlyField[]): Float64Array {
-  const out = new Float64Array(P.COUNT);
+  const out = new Float64Array(PARAMS.COUNT);
   HOURLY_FIELDS.forEach((field, i) => {
     const encoding = fields.includes(field) ? encodings[field] : undefined;
-    out[P.SCALE + i] = encoding?.scale_factor ?? 0;
-    out[P.OFFSET + i] = encoding?.add_offset ?? 0;
+    out[PARAMS.SCALE + i] = encoding?.scale_factor ?? 0;
+    out[PARAMS.OFFSET + i] = encoding?.add_offset ?? 0;
   });
-  POLLUTANTS.forEach((p, i) => putLadder(out, P.WHO + i * P.LADDER_SLOTS, P.LADDER_SLOTS, WHO_LADDERS[p], `WHO ${p}`));
+  POLLUTANTS.forEach((p, i) =>
+    putLadder(out, PARAMS.WHO + i * PARAMS.LADDER_SLOTS, PARAMS.LADDER_SLOTS, WHO_LADDERS[p], `WHO ${p}`),
+  );
   SEASONS.forEach((s, i) => {
-    putLadder(out, P.SEASON + i * P.SEASON_SLOTS, P.SEASON_SLOTS, THERMAL_SEASON_ANCHORS[s], `season ${s}`);
+    const at = PARAMS.SEASON + i * PARAMS.SEASON_SLOTS;
+    putLadder(out, at, PARAMS.SEASON_SLOTS, THERMAL_SEASON_ANCHORS[s], `season ${s}`);
   });
-  out.set(WIND_ALLOWANCE_BP, P.WIND_ALLOW);
-  out.set(WIND_BANDS, P.WIND_BANDS);
-  putLadder(out, P.WORST, P.WIND_CLASS - P.WORST, WORST_MOMENT_LADDER, 'worst moment');
-  out.set(WIND_CLASS_BOUNDS, P.WIND_CLASS);
-  out.set([FREQUENT_SITTING_MS, GUST_EQUIVALENT_FACTOR, WORST_MOMENT_TOLERANCE_MS, P95], P.WIND_MISC);
-  out.set([...THERMAL_BANDS, STRONG_HEAT_STRESS_C, TROPICAL_NIGHT_MIN_C], P.THERMAL);
-  out[P.GOOD_MAX] = GOOD_MAX_CLASS;
-  out[P.OUTDOOR] = OUTDOOR_SEASONS.reduce((mask, s) => mask | (1 << SEASONS.indexOf(s)), 0);
-  out[P.SUMMER] = SEASONS.indexOf('summer');
+  out.set(WIND_ALLOWANCE_BP, PARAMS.WIND_ALLOW);
+  out.set(WIND_BANDS, PARAMS.WIND_BANDS);
+  putLadder(out, PARAMS.WORST, PARAMS.WIND_CLASS - PARAMS.WORST, WORST_MOMENT_LADDER, 'worst moment');
+  out.set(WIND_CLASS_BOUNDS, PARAMS.WIND_CLASS);
+  out.set([FREQUENT_SITTING_MS, GUST_EQUIVALENT_FACTOR, WORST_MOMENT_TOLERANCE_MS, P95], PARAMS.WIND_MISC);
+  out.set([...THERMAL_BANDS, STRONG_HEAT_STRESS_C, TROPICAL_NIGHT_MIN_C], PARAMS.THERMAL);
+  out[PARAMS.GOOD_MAX] = GOOD_MAX_CLASS;
+  out[PARAMS.OUTDOOR] = OUTDOOR_SEASONS.reduce((mask, s) => mask | (1 << SEASONS.indexOf(s)), 0);
+  out[PARAMS.SUMMER] = SEASONS.indexOf('summer');
   return out;
 }

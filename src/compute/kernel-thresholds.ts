@@ -7,7 +7,7 @@
 import { DatasetError } from '../errors.js';
 import { BELAQI_BOUNDS, POLLUTANTS, type Pollutant } from '../classification/belaqi.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
-import { TH } from './kernel-layout.js';
+import { THRESHOLD_TABLE } from './kernel-layout.js';
 
 const INT16_MIN = -32768;
 const INT16_MAX = 32767;
@@ -24,7 +24,10 @@ export interface RawValidity {
 
 /** The threshold table for the kernel plus the per-field validity rules. */
 export interface RawThresholds {
-  /** `TH.COUNT` thresholds in the entry order of assembly/_layout.ts (memory repeats each in 8 int16 lanes). */
+  /**
+   * `THRESHOLD_TABLE.COUNT` thresholds in the entry order of assembly/_layout.ts (memory repeats each in 8 int16
+   * lanes).
+   */
   readonly table: Int32Array;
   readonly validity: Readonly<Partial<Record<HourlyField, RawValidity>>>;
 }
@@ -35,7 +38,7 @@ export function decodeRaw(raw: number, encoding: CfEncoding): number {
 }
 
 /** Throws `DatasetError` unless the encoding decodes every int16 to a finite value, increasing with the raw value. */
-export function checkKernelEncoding(field: HourlyField, encoding: CfEncoding | undefined): asserts encoding is CfEncoding {
+function checkKernelEncoding(field: HourlyField, encoding: CfEncoding | undefined): asserts encoding is CfEncoding {
   if (encoding === undefined) throw new DatasetError(`No CF encoding given for field ${field}.`);
   const { scale_factor: scale, add_offset: offset, _FillValue: fill } = encoding;
   if (!Number.isFinite(scale) || !(Math.fround(scale) > 0) || !Number.isFinite(offset)) {
@@ -82,7 +85,7 @@ function pollutantValidity(pollutant: Pollutant, encoding: CfEncoding): RawValid
 export function rawThresholds(
   fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>,
 ): RawThresholds {
-  const table = new Int32Array(TH.COUNT).fill(INT16_MAX);
+  const table = new Int32Array(THRESHOLD_TABLE.COUNT).fill(INT16_MAX);
   const rules: Partial<Record<HourlyField, RawValidity>> = {};
   POLLUTANTS.forEach((pollutant, p) => {
     if (!fields.includes(pollutant)) return;
@@ -90,10 +93,10 @@ export function rawThresholds(
     checkKernelEncoding(pollutant, encoding);
     const rule = pollutantValidity(pollutant, encoding);
     rules[pollutant] = rule;
-    table[TH.AIR + 10 * p] = rule.t0;
+    table[THRESHOLD_TABLE.AIR + 10 * p] = rule.t0;
     BELAQI_BOUNDS[pollutant].forEach((bound, k) => {
       const t = firstRaw(encoding, (v) => v > bound) - 1;
-      table[TH.AIR + 10 * p + k + 1] = Math.min(INT16_MAX, Math.max(rule.t0, t));
+      table[THRESHOLD_TABLE.AIR + 10 * p + k + 1] = Math.min(INT16_MAX, Math.max(rule.t0, t));
     });
   });
   (['ucomfort', 'ugust', 'utci'] as const).forEach((field, i) => {
@@ -102,7 +105,7 @@ export function rawThresholds(
     checkKernelEncoding(field, encoding);
     const rule = validity(encoding, () => true);
     rules[field] = rule;
-    table[TH.MET + i] = rule.t0;
+    table[THRESHOLD_TABLE.MET + i] = rule.t0;
   });
   return { table, validity: rules };
 }

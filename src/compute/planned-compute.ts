@@ -69,7 +69,7 @@ export interface SplitPart {
  * Splits a sample's reads into at most `parts` parts of nearly equal work, keeping chunk order: a chunk decodes every
  * one of `fields` fields, an aggregate decodes one record set, about as much as one field's chunk.
  */
-export function splitReads(chunks: readonly ChunkSelection[], aggregates: readonly AggregateRef[], parts: number, fields: number): SplitPart[] {
+function splitReads(chunks: readonly ChunkSelection[], aggregates: readonly AggregateRef[], parts: number, fields: number): SplitPart[] {
   const items = [...aggregates.map((a) => ({ a, w: 1 })), ...chunks.map((c) => ({ c, w: fields }))];
   const total = items.reduce((n, i) => n + i.w, 0);
   const out: SplitPart[] = [];

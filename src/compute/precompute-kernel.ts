@@ -15,11 +15,11 @@ import {
   checkComputationFields, checkViewsMask, chunkView, fieldPointer, loadShuffledChunk, metricBits, prepareChunk,
   type ChunkComputation, type ChunkRegionPlanner,
 } from './kernel-chunks.js';
-import { METRIC, P } from './kernel-layout.js';
+import { METRIC, PARAMS } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { MAX_MEMORY_BYTES, oncePerVariant, type StatsVariant } from './kernel-wasm.js';
-import { CR, PT, stateBytes } from './precompute-layout.js';
+import { CELL_ROW, CELL_THRESHOLDS, stateBytes } from './precompute-layout.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
 
@@ -52,12 +52,12 @@ function planRegions(heapBase: number, hours: number, cells: number, buffered: r
     at = align16(at + bytes);
     return start;
   };
-  const params = take(P.COUNT * 8);
-  const thresholds = take(PT.COUNT * PT.ENTRY_BYTES);
+  const params = take(PARAMS.COUNT * 8);
+  const thresholds = take(CELL_THRESHOLDS.COUNT * CELL_THRESHOLDS.ENTRY_BYTES);
   const bucket = take(hours);
   const maskU8 = take(cells);
   const state = take(stateBytes(cells));
-  const results = take(cells * CR.COUNT * 8);
+  const results = take(cells * CELL_ROW.COUNT * 8);
   const chunkBytes = hours * cells * 2;
   const chunks = Object.fromEntries(HOURLY_FIELDS.map((f) => [f, buffered.includes(f) ? take(chunkBytes) : 0]));
   const fillBlock = fill ? take(chunkBytes) : 0;
@@ -105,8 +105,9 @@ export class PrecomputeKernel {
     ensureMemory(this.#x.memory, regions.end);
     const buffer = this.#x.memory.buffer;
     new Float64Array(buffer, regions.params, params.length).set(params);
-    const table = new Int16Array(buffer, regions.thresholds, (PT.COUNT * PT.ENTRY_BYTES) / 2);
-    thresholds.table.forEach((t, i) => table.fill(t, (i * PT.ENTRY_BYTES) / 2, ((i + 1) * PT.ENTRY_BYTES) / 2));
+    const lanes = CELL_THRESHOLDS.ENTRY_BYTES / 2;
+    const table = new Int16Array(buffer, regions.thresholds, CELL_THRESHOLDS.COUNT * lanes);
+    thresholds.table.forEach((t, i) => table.fill(t, i * lanes, (i + 1) * lanes));
     new Uint8Array(buffer, regions.bucket, hours).set(calendarBuckets(calendar));
     this.#c = { hours, fields: [...fields], metrics, encodings, thresholds, cells: 0, regions };
   }
@@ -132,9 +133,9 @@ export class PrecomputeKernel {
   }
 
   /**
-   * Runs the kernel over the chunk written into every field's view: one result row (`CR.COUNT` f64, NaN = null) per
-   * cell, row-major by cell, NaN throughout for cells whose `cellMask` byte is 0. The returned view is valid until the
-   * next call on this instance.
+   * Runs the kernel over the chunk written into every field's view: one result row (`CELL_ROW.COUNT` f64, NaN = null)
+   * per cell, row-major by cell, NaN throughout for cells whose `cellMask` byte is 0. The returned view is valid until
+   * the next call on this instance.
    */
   run(cellMask: Uint8Array): Float64Array {
     const c = this.#computation();
@@ -146,7 +147,7 @@ export class PrecomputeKernel {
       fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
       fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.maskU8, g.thresholds, g.params, g.state, g.results,
     );
-    return new Float64Array(this.#x.memory.buffer, g.results, cells * CR.COUNT);
+    return new Float64Array(this.#x.memory.buffer, g.results, cells * CELL_ROW.COUNT);
   }
 
   /** The running computation; `ValidationError` before `begin`. */

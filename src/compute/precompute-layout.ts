@@ -5,30 +5,33 @@
  */
 
 /** Entries of the raw threshold table (16 bytes each: the int16 threshold repeated in 8 lanes). */
-export const PT = Object.freeze({ AIR: 0, WIND: 6, THERMAL: 18, COUNT: 23, ENTRY_BYTES: 16 });
+export const CELL_THRESHOLDS = Object.freeze({ AIR: 0, WIND: 6, THERMAL: 18, COUNT: 23, ENTRY_BYTES: 16 });
 
 /** Per-cell counters (int16 per block of hours, int32 totals). */
-export const C = Object.freeze({
+export const CELL_COUNTERS = Object.freeze({
   GRADED: 0, BAD: 1, AIR_N: 2, WIND_N: 5, EXCEED: 6, THERMAL: 11, BUCKETS: 6, B_SUMMER_NIGHT: 4, THERMAL_COUNTS: 5,
   COUNT: 41, BLOCK_HOURS: 32767,
 });
 
 /** Per-cell int16 maxima and f64 sums. */
-export const M = Object.freeze({ UCOMFORT: 0, UGUST: 1, COUNT: 2 });
-export const S = Object.freeze({ AIR: 0, NIGHT: 3, COUNT: 4 });
+const CELL_MAXIMA = Object.freeze({ UCOMFORT: 0, UGUST: 1, COUNT: 2 });
+const CELL_SUMS = Object.freeze({ AIR: 0, NIGHT: 3, COUNT: 4 });
 
 /** Indices (f64) of a cell's result row; NaN = null. */
-export const CR = Object.freeze({
+export const CELL_ROW = Object.freeze({
   AIR: 0, AIR_GOOD_PCT: 1, AIR_RATING: 2, AIR_SUBSCORE: 3, WIND: 6, WIND_SCORE: 7, WIND_RATING: 8, THERMAL: 9,
   THERMAL_RATING: 10, THERMAL_SUBSCORE: 11, NIGHT_MEAN: 15, COUNT: 16,
 });
 
 /** Every constant in the order of assembly/_cells_layout.ts `LAYOUT`. */
 const ORDERED: readonly number[] = [
-  PT.AIR, PT.WIND, PT.THERMAL, PT.COUNT, C.GRADED, C.BAD, C.AIR_N, C.WIND_N, C.EXCEED, C.THERMAL, C.BUCKETS,
-  C.B_SUMMER_NIGHT, C.THERMAL_COUNTS, C.COUNT, C.BLOCK_HOURS, M.UCOMFORT, M.UGUST, M.COUNT, S.AIR, S.NIGHT, S.COUNT,
-  CR.AIR, CR.AIR_GOOD_PCT, CR.AIR_RATING, CR.AIR_SUBSCORE, CR.WIND, CR.WIND_SCORE, CR.WIND_RATING, CR.THERMAL,
-  CR.THERMAL_RATING, CR.THERMAL_SUBSCORE, CR.NIGHT_MEAN, CR.COUNT,
+  CELL_THRESHOLDS.AIR, CELL_THRESHOLDS.WIND, CELL_THRESHOLDS.THERMAL, CELL_THRESHOLDS.COUNT, CELL_COUNTERS.GRADED,
+  CELL_COUNTERS.BAD, CELL_COUNTERS.AIR_N, CELL_COUNTERS.WIND_N, CELL_COUNTERS.EXCEED, CELL_COUNTERS.THERMAL,
+  CELL_COUNTERS.BUCKETS, CELL_COUNTERS.B_SUMMER_NIGHT, CELL_COUNTERS.THERMAL_COUNTS, CELL_COUNTERS.COUNT,
+  CELL_COUNTERS.BLOCK_HOURS, CELL_MAXIMA.UCOMFORT, CELL_MAXIMA.UGUST, CELL_MAXIMA.COUNT, CELL_SUMS.AIR, CELL_SUMS.NIGHT,
+  CELL_SUMS.COUNT, CELL_ROW.AIR, CELL_ROW.AIR_GOOD_PCT, CELL_ROW.AIR_RATING, CELL_ROW.AIR_SUBSCORE, CELL_ROW.WIND,
+  CELL_ROW.WIND_SCORE, CELL_ROW.WIND_RATING, CELL_ROW.THERMAL, CELL_ROW.THERMAL_RATING, CELL_ROW.THERMAL_SUBSCORE,
+  CELL_ROW.NIGHT_MEAN, CELL_ROW.COUNT,
 ];
 
 /** The layout checksum, computed with 32-bit wrap-around exactly as the kernel does. */
@@ -37,5 +40,6 @@ export const CELLS_LAYOUT_SIGNATURE: number =
 
 /** Bytes of per-cell state for a chunk of `cells` cells (as the kernel's `state_bytes`). */
 export function stateBytes(cells: number): number {
-  return Math.ceil(cells / 8) * 8 * (C.COUNT * 2 + M.COUNT * 2 + C.COUNT * 4 + S.COUNT * 8);
+  const bytesPerCell = CELL_COUNTERS.COUNT * 2 + CELL_MAXIMA.COUNT * 2 + CELL_COUNTERS.COUNT * 4 + CELL_SUMS.COUNT * 8;
+  return Math.ceil(cells / 8) * 8 * bytesPerCell;
 }

@@ -7,7 +7,7 @@
  */
 import { DatasetError } from '../errors.js';
 import { firstMinIndex, roundHalfUp } from '../stats/numeric.js';
-import { CR } from './precompute-layout.js';
+import { CELL_ROW } from './precompute-layout.js';
 
 /** The grids the precompute writes, in order. NaN where a cell is a building or the metric is not modelled. */
 export const PRECOMPUTE_GRIDS = [
@@ -49,21 +49,21 @@ function lowestRounded(r: Float64Array, at: number, count: number): number {
 
 /** Writes the grid values of the cell whose result row starts at `row` in `r` to index `at` of every grid. */
 export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids, at: number): void {
-  if (r[row + CR.AIR] === 1) {
-    const score = lowestRounded(r, row + CR.AIR_SUBSCORE, 3);
+  if (r[row + CELL_ROW.AIR] === 1) {
+    const score = lowestRounded(r, row + CELL_ROW.AIR_SUBSCORE, 3);
     if (Number.isNaN(score)) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
-    grids.air_rating[at] = roundHalf1(r[row + CR.AIR_RATING]);
+    grids.air_rating[at] = roundHalf1(r[row + CELL_ROW.AIR_RATING]);
     grids.air_score[at] = score;
-    grids.air_good_pct[at] = roundHalf1(r[row + CR.AIR_GOOD_PCT]);
+    grids.air_good_pct[at] = roundHalf1(r[row + CELL_ROW.AIR_GOOD_PCT]);
   }
-  if (r[row + CR.WIND] === 1) {
-    grids.wind_rating[at] = roundHalf1(r[row + CR.WIND_RATING]);
-    grids.wind_score[at] = roundHalf1(r[row + CR.WIND_SCORE]);
+  if (r[row + CELL_ROW.WIND] === 1) {
+    grids.wind_rating[at] = roundHalf1(r[row + CELL_ROW.WIND_RATING]);
+    grids.wind_score[at] = roundHalf1(r[row + CELL_ROW.WIND_SCORE]);
   }
-  if (r[row + CR.THERMAL] === 1) {
-    grids.thermal_rating[at] = roundHalf1(r[row + CR.THERMAL_RATING]);
-    grids.thermal_score[at] = lowestRounded(r, row + CR.THERMAL_SUBSCORE, 4);
-    grids.summer_night_mean_utci_c[at] = rounded1(r[row + CR.NIGHT_MEAN]) ?? Number.NaN;
+  if (r[row + CELL_ROW.THERMAL] === 1) {
+    grids.thermal_rating[at] = roundHalf1(r[row + CELL_ROW.THERMAL_RATING]);
+    grids.thermal_score[at] = lowestRounded(r, row + CELL_ROW.THERMAL_SUBSCORE, 4);
+    grids.summer_night_mean_utci_c[at] = rounded1(r[row + CELL_ROW.NIGHT_MEAN]) ?? Number.NaN;
   }
 }
 

@@ -8,7 +8,7 @@
 import { chunkOutdoorMask } from './aggregate-cover.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import { chunkKeys, datasetEncodings, loadChunk, readFrames } from './kernel-run.js';
-import { CR } from './precompute-layout.js';
+import { CELL_ROW } from './precompute-layout.js';
 import type { PrecomputeKernel } from './precompute-kernel.js';
 import { emptyGrids, publishCell } from './precompute-publish.js';
 import type { ChunkSelection, PrecomputeRowValue } from './protocol.js';
@@ -40,7 +40,7 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const cell = r * chunk.cols + c;
-        if (mask[cell] === 1) publishCell(results, cell * CR.COUNT, grids, r * grid.nx + col0 + c);
+        if (mask[cell] === 1) publishCell(results, cell * CELL_ROW.COUNT, grids, r * grid.nx + col0 + c);
       }
     }
     cellsComputed += mask.reduce((n, m) => n + m, 0);

@@ -13,14 +13,17 @@ import { DatasetError } from '../errors.js';
 import { POLLUTANTS } from '../classification/belaqi.js';
 import { SEASONS, type Calendar } from '../stats/calendar.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
-import { P, TH } from './kernel-layout.js';
+import { PARAMS, THRESHOLD_TABLE } from './kernel-layout.js';
 import { rawThresholds, type RawThresholds } from './kernel-thresholds.js';
-import { C, PT } from './precompute-layout.js';
+import { CELL_COUNTERS, CELL_THRESHOLDS } from './precompute-layout.js';
 
 const INT16_MIN = -32768;
 const INT16_MAX = 32767;
 
-/** The threshold table (PT.COUNT entries, unsplatted) and the per-field validity rules for fill remapping. */
+/**
+ * The threshold table (`CELL_THRESHOLDS.COUNT` entries, unsplatted) and the per-field validity rules for fill
+ * remapping.
+ */
 export interface PrecomputeThresholds {
   readonly table: Int32Array;
   readonly validity: RawThresholds['validity'];
@@ -58,23 +61,23 @@ export function precomputeThresholds(
   fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>, params: Float64Array,
 ): PrecomputeThresholds {
   const stats = rawThresholds(fields, encodings);
-  const table = new Int32Array(PT.COUNT).fill(INT16_MAX);
-  const goodMax = params[P.GOOD_MAX];
+  const table = new Int32Array(CELL_THRESHOLDS.COUNT).fill(INT16_MAX);
+  const goodMax = params[PARAMS.GOOD_MAX];
   POLLUTANTS.forEach((pollutant, p) => {
     if (!fields.includes(pollutant)) return;
-    const own = Array.from(stats.table.subarray(TH.AIR + 10 * p, TH.AIR + 10 * p + 10));
-    table[PT.AIR + 2 * p] = own[0];
+    const own = Array.from(stats.table.subarray(THRESHOLD_TABLE.AIR + 10 * p, THRESHOLD_TABLE.AIR + 10 * p + 10));
+    table[CELL_THRESHOLDS.AIR + 2 * p] = own[0];
     // class > goodMax ⇔ more than goodMax − 1 of the nine bounds exceeded ⇔ raw above the goodMax-th lowest bound.
-    table[PT.AIR + 2 * p + 1] = own.slice(1).sort((a, b) => a - b)[goodMax - 1];
+    table[CELL_THRESHOLDS.AIR + 2 * p + 1] = own.slice(1).sort((a, b) => a - b)[goodMax - 1];
   });
   const has = (field: HourlyField): CfEncoding | undefined => (fields.includes(field) ? encodings[field] : undefined);
   const u = has('ucomfort');
   const g = has('ugust');
-  const tu = stats.table[TH.MET];
-  const tg = stats.table[TH.MET + 1];
-  table[PT.WIND] = tu;
-  table[PT.WIND + 1] = tg;
-  const [danger, windy, slightly, calm, gustDanger, gust] = params.subarray(P.WIND_CLASS, P.WIND_CLASS + 6);
+  const tu = stats.table[THRESHOLD_TABLE.MET];
+  const tg = stats.table[THRESHOLD_TABLE.MET + 1];
+  table[CELL_THRESHOLDS.WIND] = tu;
+  table[CELL_THRESHOLDS.WIND + 1] = tg;
+  const [danger, windy, slightly, calm, gustDanger, gust] = params.subarray(PARAMS.WIND_CLASS, PARAMS.WIND_CLASS + 6);
   // Comfort class ≥ k and gust class ≥ k as value tests, for k = 2…5 (wind-classes.ts; the kernel's windClass).
   const comfortAtLeast = [
     (v: number) => v > danger || v > windy || v > slightly || v >= calm,
@@ -86,19 +89,19 @@ export function precomputeThresholds(
     (v: number) => v > gustDanger || v >= gust, (v: number) => v > gustDanger || v >= gust,
     (v: number) => v > gustDanger || v >= gust, (v: number) => v > gustDanger,
   ];
-  const sitting = params[P.WIND_MISC];
-  if (u) table[PT.WIND + 2] = bound(u, tu, (v) => v > sitting);
+  const sitting = params[PARAMS.WIND_MISC];
+  if (u) table[CELL_THRESHOLDS.WIND + 2] = bound(u, tu, (v) => v > sitting);
   for (let k = 1; k < 5; k++) {
-    if (u) table[PT.WIND + 2 + 2 * k] = bound(u, tu, comfortAtLeast[k - 1]);
-    if (g) table[PT.WIND + 3 + 2 * k] = bound(g, tg, gustAtLeast[k - 1]);
+    if (u) table[CELL_THRESHOLDS.WIND + 2 + 2 * k] = bound(u, tu, comfortAtLeast[k - 1]);
+    if (g) table[CELL_THRESHOLDS.WIND + 3 + 2 * k] = bound(g, tg, gustAtLeast[k - 1]);
   }
   const t = has('utci');
   if (t) {
-    const t0 = stats.table[TH.MET + 2];
-    const [comfortLo, comfortHi, acceptLo, acceptHi] = params.subarray(P.THERMAL, P.THERMAL + 4);
-    table[PT.THERMAL] = t0;
+    const t0 = stats.table[THRESHOLD_TABLE.MET + 2];
+    const [comfortLo, comfortHi, acceptLo, acceptHi] = params.subarray(PARAMS.THERMAL, PARAMS.THERMAL + 4);
+    table[CELL_THRESHOLDS.THERMAL] = t0;
     [comfortLo, comfortHi, acceptLo, acceptHi].forEach((limit, j) => {
-      table[PT.THERMAL + 1 + j] = bound(t, t0, (v) => v > limit);
+      table[CELL_THRESHOLDS.THERMAL + 1 + j] = bound(t, t0, (v) => v > limit);
     });
   }
   return { table, validity: stats.validity };
@@ -107,8 +110,9 @@ export function precomputeThresholds(
 const bucketCache = new WeakMap<Calendar, Uint8Array>();
 
 /**
- * One bucket per hour (`C.BUCKETS` kinds): the season code for daytime hours, `C.B_SUMMER_NIGHT` for night hours of the
- * summer season (the summer night mean), the last bucket for every other night hour. Cached per calendar object.
+ * One bucket per hour (`CELL_COUNTERS.BUCKETS` kinds): the season code for daytime hours,
+ * `CELL_COUNTERS.B_SUMMER_NIGHT` for night hours of the summer season (the summer night mean), the last bucket for every
+ * other night hour. Cached per calendar object.
  */
 export function calendarBuckets(calendar: Calendar): Uint8Array {
   let buckets = bucketCache.get(calendar);
@@ -118,7 +122,8 @@ export function calendarBuckets(calendar: Calendar): Uint8Array {
     for (let h = 0; h < calendar.hours; h++) {
       const season = calendar.season[h];
       if (season > 3) throw new DatasetError(`Calendar hour ${h} holds out-of-range attributes.`);
-      buckets[h] = calendar.isDay[h] === 1 ? season : season === summer ? C.B_SUMMER_NIGHT : C.BUCKETS - 1;
+      const night = season === summer ? CELL_COUNTERS.B_SUMMER_NIGHT : CELL_COUNTERS.BUCKETS - 1;
+      buckets[h] = calendar.isDay[h] === 1 ? season : night;
     }
     bucketCache.set(calendar, buckets);
   }

@@ -21,7 +21,7 @@ import {
   checkComputationFields, checkMask, checkViewsMask, chunkView, fieldPointer, loadShuffledChunk, metricBits, prepareChunk,
   shapeChunkRegions, type ChunkComputation, type ChunkRegionPlanner,
 } from './kernel-chunks.js';
-import { METRIC, R, REC, TH } from './kernel-layout.js';
+import { HOUR_RECORD, METRIC, RESULTS, THRESHOLD_TABLE } from './kernel-layout.js';
 import { ensureMemory, planRegions, type KernelRegions } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
@@ -73,9 +73,10 @@ export class StatsKernel {
     ensureMemory(this.#x.memory, regions.end);
     const buffer = this.#x.memory.buffer;
     new Float64Array(buffer, regions.params, params.length).set(params);
-    const table = new Int16Array(buffer, regions.thresholds, (thresholds.table.length * TH.ENTRY_BYTES) / 2);
-    thresholds.table.forEach((t, i) => table.fill(t, (i * TH.ENTRY_BYTES) / 2, ((i + 1) * TH.ENTRY_BYTES) / 2));
-    new Uint8Array(buffer, regions.acc, hours * REC.BYTES).fill(0);
+    const lanes = THRESHOLD_TABLE.ENTRY_BYTES / 2;
+    const table = new Int16Array(buffer, regions.thresholds, thresholds.table.length * lanes);
+    thresholds.table.forEach((t, i) => table.fill(t, i * lanes, (i + 1) * lanes));
+    new Uint8Array(buffer, regions.acc, hours * HOUR_RECORD.BYTES).fill(0);
     if (this.#loaded?.calendar !== calendar || this.#loaded.at !== regions.month) {
       writeKernelCalendar(buffer, regions, calendar);
       this.#loaded = { calendar, at: regions.month };
@@ -138,10 +139,10 @@ export class StatsKernel {
     return readAggregates(this.#x.memory.buffer, c.regions.acc, c);
   }
 
-  /** A copy of the raw per-hour accumulator records (layout `REC` of kernel-layout.ts), for diagnostics. */
+  /** A copy of the raw per-hour accumulator records (layout `HOUR_RECORD` of kernel-layout.ts), for diagnostics. */
   records(): Uint32Array {
     const c = this.#computation();
-    return new Uint32Array(this.#x.memory.buffer, c.regions.acc, (c.hours * REC.BYTES) / 4).slice();
+    return new Uint32Array(this.#x.memory.buffer, c.regions.acc, (c.hours * HOUR_RECORD.BYTES) / 4).slice();
   }
 
   /**
@@ -151,7 +152,7 @@ export class StatsKernel {
    */
   mergeRecords(records: Uint32Array): void {
     const c = this.#computation();
-    const bytes = c.hours * REC.BYTES;
+    const bytes = c.hours * HOUR_RECORD.BYTES;
     if (!(records instanceof Uint32Array) || records.byteLength !== bytes) {
       throw new ValidationError(`Accumulator records must be ${bytes} bytes (${c.hours} hours), got ${records?.byteLength}.`);
     }
@@ -162,13 +163,13 @@ export class StatsKernel {
   }
 
   /**
-   * Merges stored records (one zstd frame of hours × `REC.BYTES`, a stored aggregate's records) into this
+   * Merges stored records (one zstd frame of hours × `HOUR_RECORD.BYTES`, a stored aggregate's records) into this
    * computation, decompressing them straight into scratch memory. Throws `DatasetError` when the frame does not decode
    * to exactly that many bytes. Invalidates earlier chunk views.
    */
   mergeStoredRecords(frame: Uint8Array): void {
     const c = this.#computation();
-    const bytes = c.hours * REC.BYTES;
+    const bytes = c.hours * HOUR_RECORD.BYTES;
     const src = c.regions.end;
     ensureMemory(this.#x.memory, src + bytes);
     try {
@@ -201,7 +202,7 @@ export class StatsKernel {
       c.metrics, c.hours, c.days, g.acc, g.month, g.season, g.isDay, g.dayIndex, g.nightIndex, g.params, g.scratch,
       g.results,
     );
-    const r = new Float64Array(this.#x.memory.buffer, g.results, R.COUNT).slice();
+    const r = new Float64Array(this.#x.memory.buffer, g.results, RESULTS.COUNT).slice();
     this.#results = r;
     const air = c.metrics & METRIC.AIR ? airBlockFromResults(r, options.airBenchmark) : undefined;
     const wind = c.metrics & METRIC.WIND ? windBlockFromResults(r) : undefined;

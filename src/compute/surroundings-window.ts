@@ -16,7 +16,7 @@ import { OutsideCoverageError } from '../errors.js';
 /** Width of a street-level window, metres. */
 export const STREET_WINDOW_M = 300;
 /** Width of a regional (nationwide dataset) window, metres. */
-export const REGIONAL_WINDOW_M = 50_000;
+const REGIONAL_WINDOW_M = 50_000;
 /** A regional window reaches at least this many cells on each side of the location's cell. */
 export const REGIONAL_MIN_HALF_CELLS = 2;
 /** Most display cells on a side (an odd count keeps the location's cell in the middle). */

@@ -15,7 +15,7 @@ export { allowFaults } from './compute-tasks.js';
 registerTaskFamily(COMPUTE_TASKS);
 
 /** A task whose kind no family of this thread serves (a newer requester's): the caller hands it back. */
-export class UnknownTaskKindError extends Error {}
+class UnknownTaskKindError extends Error {}
 
 /**
  * The task inside an `EncodedTask`, with the worker's data directory where the kind reads data. Bytes that do not

@@ -7,7 +7,7 @@
 import { checkHttpUrl, fail, type Kind } from './kinds.js';
 
 /** The HTTP geocoder APIs: this service's own contract, Nominatim, Photon (`SVC_GEOCODER=<api>:<url>`). */
-export const HTTP_GEOCODER_APIS = ['svc', 'nominatim', 'photon'] as const;
+const HTTP_GEOCODER_APIS = ['svc', 'nominatim', 'photon'] as const;
 export type HttpGeocoderApi = (typeof HTTP_GEOCODER_APIS)[number];
 
 /** What `SVC_GEOCODER` names: the embedded gazetteer, or an HTTP geocoder's API and base URL. */

@@ -57,7 +57,7 @@ export interface Setting<T> {
 const setting = <T>(entry: Setting<T>): Setting<T> => entry;
 
 /** Shortest accepted `SVC_TILE_SECRET`, characters (a generated secret has 43: 256 random bits in base64url). */
-export const MIN_TILE_SECRET_CHARS = 32;
+const MIN_TILE_SECRET_CHARS = 32;
 
 /** The log levels of pino, most severe first; `silent` logs nothing. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -16,7 +16,7 @@ export const WEB_MERCATOR_PROJ4 =
 export const WGS84_PROJ4 = '+proj=longlat +datum=WGS84 +no_defs';
 
 /** Largest latitude Web Mercator represents: the square world of EPSG:3857 ends here. */
-export const WEB_MERCATOR_MAX_LAT = 85.0511287798066;
+const WEB_MERCATOR_MAX_LAT = 85.0511287798066;
 
 /** Half the width of the Web Mercator world, metres (π × 6378137). */
 export const WEB_MERCATOR_HALF_WORLD_M = Math.PI * 6378137;

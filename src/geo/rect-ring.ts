@@ -18,7 +18,7 @@ export interface LambertRect {
 }
 
 /** Decimal places of published boundary coordinates (about 0.1 m). */
-export const RING_DECIMALS = 6;
+const RING_DECIMALS = 6;
 
 /** How far inside the rectangle every published vertex must map back to, metres; covers chord sagitta. */
 export const INWARD_MARGIN_M = 0.001;

@@ -4,7 +4,7 @@
  */
 
 /** Decimal places kept on request coordinates (spec: "rounded to 5 decimals"). */
-export const COORD_DECIMALS = 5;
+const COORD_DECIMALS = 5;
 
 const SCALE = 10 ** COORD_DECIMALS;
 

@@ -27,7 +27,7 @@ import { scoreTokens, tokenSimilarity, type RelevanceScore, type TokenList } fro
 export const FALLBACK_RELEVANCE = 0.65;
 
 /** Share of a street-level result's relevance that does not depend on how completely the query names its street. */
-export const STREET_BASE = 0.5;
+const STREET_BASE = 0.5;
 
 /** A query prepared once: folded tokens, the comma-separated part each came from, the municipality names it holds. */
 export interface QueryText {
@@ -96,7 +96,7 @@ function sharedSuffix(q: string, e: string): string | undefined {
  * Similarity of a query word to a result word: exact, prefix or small typo (relevance.ts), or an abbreviation.
  * Two compounds with the same street-type ending are compared on what precedes it (address-words.ts).
  */
-export function wordSimilarity(q: string, e: string): number {
+function wordSimilarity(q: string, e: string): number {
   if (ABBREVIATIONS[q]?.includes(e)) return 0.9;
   const s = tokenSimilarity(q, e);
   if (s === 0 || s === 1) return s;

@@ -12,9 +12,6 @@
  */
 export type ResultKind = 'address' | 'street' | 'municipality' | 'place';
 
-/** Every result kind, most precise first. */
-export const RESULT_KINDS: readonly ResultKind[] = ['address', 'street', 'municipality', 'place'];
-
 /** True for the kinds that locate a street (`address`, `street`); false for area-level kinds. */
 export function isStreetLevel(kind: ResultKind): boolean {
   return kind === 'address' || kind === 'street';

@@ -14,7 +14,7 @@ const set = (words: string): ReadonlySet<string> => new Set(words.split(/\s+/).f
  * Street-type words (French, Dutch, German, English). A query must still name the type it means ("Place Neuve" is
  * not "Rue Neuve"), but a street is identified by its other words.
  */
-export const STREET_TYPES = set(`
+const STREET_TYPES = set(`
   rue ruelle avenue boulevard chaussee place placette square quai impasse allee chemin route passage galerie parvis
   carrefour rond point sentier dreve clos cour cite venelle rampe montee esplanade promenade plaine berge port porte
   straat straatje steenweg laan lei plein markt kaai kade dreef weg wegel pad singel vest plaats hof erf gang dijk
@@ -26,7 +26,7 @@ export const STREET_TYPES = set(`
  * Articles, prepositions and the "Saint" forms that link the words of a name. They identify nothing, so a query may
  * add or leave them out ("Rue Marché aux Herbes", "Place St-Jean") without contradicting a result.
  */
-export const PARTICLES = set(`
+const PARTICLES = set(`
   a au aux d de del della des du en et l la le les sur sous lez
   aan bij het in of op t te ten ter van der den voor
   am an im zum zur von
@@ -45,7 +45,7 @@ export const STREET_SUFFIXES: readonly string[] = [
 ];
 
 /** Words that qualify an address without naming a place: box numbers ("bte 3", "bus 3"). */
-export const NOISE = set('bte boite bus box');
+const NOISE = set('bte boite bus box');
 
 /** Country names a query may end with, by ISO 3166-1 alpha-2 code (lower case), in the languages users type. */
 export const COUNTRY_NAMES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -90,7 +90,7 @@ export function isDistinctive(word: string): boolean {
  * and a result in another municipality contradicts it, even one whose longer name contains it ("Louvain" is Leuven,
  * not Ottignies-Louvain-la-Neuve).
  */
-export const MUNICIPALITY_NAMES: ReadonlySet<string> = new Set(
+const MUNICIPALITY_NAMES: ReadonlySet<string> = new Set(
   [
     ...GAZETTEER.filter((e) => e.kind === 'municipality').map((e) => e.address.replace(/^\d+\s+/, '')),
     ...ALIAS_GROUPS.filter((g) => g.postcodes === undefined).flatMap((g) => g.names),

@@ -96,7 +96,7 @@ export async function assembleSkeleton(city: CityConfig, data: MapData, renderer
 }
 
 /** The TileJSON path of a layer: static, or a live or forecast timestep. */
-export function tileJsonPath(city: string, layer: MapLayer, kind: 'live' | 'forecast' | 'static', timestampMs?: number): string {
+function tileJsonPath(city: string, layer: MapLayer, kind: 'live' | 'forecast' | 'static', timestampMs?: number): string {
   const base = `${API_ROOT}/map/${city}/tiles`;
   if (kind === 'static') return `${base}/${layer}.json`;
   return `${base}/${kind === 'forecast' ? 'forecast/' : ''}${layer}/${timestampMs}.json`;

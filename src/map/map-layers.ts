@@ -64,9 +64,6 @@ export const MAP_LAYERS: Readonly<Record<MapLayer, MapLayerDef>> = Object.freeze
   },
 } satisfies Record<MapLayer, MapLayerDef>);
 
-/** Layer ids in catalog order. */
-export const MAP_LAYER_IDS: readonly MapLayer[] = Object.freeze(['thermal', 'wind', 'air', 'buildings']);
-
 /** The layer with this id, or undefined for any other string (client input). */
 export function mapLayer(id: string): MapLayerDef | undefined {
   return Object.hasOwn(MAP_LAYERS, id) ? MAP_LAYERS[id as MapLayer] : undefined;

@@ -21,7 +21,7 @@ import { MapData, type DatasetState } from './map-data.js';
 import type { MapLayerDef, TileField } from './map-layers.js';
 import { ForecastMemory, leadOf } from './map-timeline.js';
 import { authorise, checkStep, checkTile, resolveLayer, type TileAddress } from './tile-access.js';
-import type { EncodedTile, TileJob } from './tile-render.js';
+import type { EncodedTile, TileJob } from './tile-drawing.js';
 import type { TileRenderer } from './tile-renderer.js';
 import { tileJsonBody } from './tilejson.js';
 import { VerifiedSignatures } from './url-signing.js';

@@ -4,10 +4,10 @@
  * thread's entry (workers/compute-worker.ts); a cluster worker serves them too (docs/cluster.md).
  */
 import type { TaskFamily } from '../compute/task-registry.js';
-import { renderEncodedTile, type TileJob } from './tile-render.js';
+import { renderEncodedTile, type TileJob } from './tile-drawing.js';
 import { thermalRange } from './thermal-range.js';
 
-/** Draws one vector tile (tile-render.ts); replies with its bytes, raw and gzipped (zero bytes: empty tile). */
+/** Draws one vector tile (tile-drawing.ts); replies with its bytes, raw and gzipped (zero bytes: empty tile). */
 export interface MapTileTask {
   readonly kind: 'map-tile';
   readonly job: TileJob;

@@ -12,7 +12,7 @@ import { URL_MAX_LIFETIME_S } from './url-signing.js';
 const HOUR_MS = 3_600_000;
 
 /** Hours of live history that have tiles, the live hour included. */
-export const LIVE_WINDOW_H = 24;
+const LIVE_WINDOW_H = 24;
 
 /** Whether `timestampMs` is one of the live hours with tiles under `timesteps`. */
 export function isLiveStep(timesteps: Timesteps, timestampMs: number): boolean {

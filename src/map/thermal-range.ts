@@ -10,10 +10,10 @@
 import { percentileSorted } from '../stats/numeric.js';
 
 /** Percentiles of the published range. */
-export const RANGE_PERCENTILES = Object.freeze({ low: 0.02, high: 0.98 });
+const RANGE_PERCENTILES = Object.freeze({ low: 0.02, high: 0.98 });
 
 /** Narrowest published range, °C. */
-export const MIN_RANGE_C = 1;
+const MIN_RANGE_C = 1;
 
 /** A published range. */
 export interface ValueRange {

@@ -6,7 +6,7 @@
  */
 import type { TaskShape } from '../compute/task-registry.js';
 import type { MapRangeTask, MapTileTask } from './map-tasks.js';
-import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-render.js';
+import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-drawing.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 

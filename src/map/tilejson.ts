@@ -27,7 +27,7 @@ export interface TileJsonParts {
 const round6 = (v: number, up: boolean) => (up ? Math.ceil(v * 1e6) : Math.floor(v * 1e6)) / 1e6;
 
 /** The tile URL template. */
-export function tileTemplate(parts: TileJsonParts): string {
+function tileTemplate(parts: TileJsonParts): string {
   const { city, layer, kind, timestampMs } = parts;
   const at = kind === 'static' ? layer.id : `${kind === 'forecast' ? 'forecast/' : ''}${layer.id}/${timestampMs}`;
   return `${parts.origin}${API_ROOT}/map/${city.id}/tiles/${at}/{z}/{x}/{y}.mvt?${parts.query}`;

@@ -14,13 +14,13 @@ import { WEB_MERCATOR_HALF_WORLD_M } from '../geo/crs.js';
 export const TILE_EXTENT = 4096;
 
 /** Narrowest published cell, tile units: a tile holds at most (TILE_EXTENT / this)² cells, about 4,100. */
-export const MIN_CELL_UNITS = 64;
+const MIN_CELL_UNITS = 64;
 
 /** Width of the square Web Mercator world, metres. */
 export const WORLD_M = 2 * WEB_MERCATOR_HALF_WORLD_M;
 
 /** Deepest zoom served whatever the resolution (a 1 cm grid would not need more). */
-export const MAX_ZOOM_LIMIT = 24;
+const MAX_ZOOM_LIMIT = 24;
 
 /** An axis-aligned box in EPSG:3857 metres. */
 export interface MercatorBox {

@@ -16,7 +16,7 @@ import { sunPosition, type SunPosition } from '../model/solar.js';
 
 /** µg/m3 per ppb at 20 °C and 1013.25 hPa (molar masses 48.00 and 46.01 g/mol over 24.04 L/mol). */
 export const O3_UG_PER_PPB = 2.0;
-export const NO2_UG_PER_PPB = 1.91;
+const NO2_UG_PER_PPB = 1.91;
 
 /** Day of year (1 … 366) of a UTC instant. */
 export function dayOfYear(utcMs: number): number {

@@ -35,9 +35,9 @@ const WALL_ALBEDO = 0.3;
 const RAD = Math.PI / 180;
 
 /** Night-time cloud fraction assumed when the caller gives none: about the reference year's annual mean. */
-export const DEFAULT_CLOUD = 0.7;
+const DEFAULT_CLOUD = 0.7;
 /** Air temperature assumed when the caller gives none, °C; Tmrt − Ta depends on it only through T⁴ (~±2 K). */
-export const DEFAULT_TA = 15;
+const DEFAULT_TA = 15;
 
 /** Projected-area factor of a standing person for the beam at sun elevation β (degrees): 0.31 low … 0.08 overhead. */
 export function projectedAreaFactor(elevationDeg: number): number {

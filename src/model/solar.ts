@@ -14,7 +14,7 @@ const RAD = Math.PI / 180;
 const DEG = 180 / Math.PI;
 
 /** Solar constant, W/m² (Kopp & Lean 2011). */
-export const SOLAR_CONSTANT = 1361;
+const SOLAR_CONSTANT = 1361;
 
 /** Sun geometry at one instant: degrees; azimuth clockwise from north (90 = east). */
 export interface SunPosition {

@@ -10,7 +10,7 @@
  */
 
 /** Total degree of the polynomial. */
-export const UTCI_DEGREE = 6;
+const UTCI_DEGREE = 6;
 
 // prettier-ignore
 /** Coefficients in reference order (see the file comment); length 210. */

@@ -5,8 +5,8 @@ import { createUtciTable } from './utci.js';
  * the 210-term polynomial for every cell-hour. Air temperature and humidity are city-wide per hour, so they are exact;
  * bilinear interpolation along the two cell-dependent axes stays within 0.2 °C of the polynomial (test/model).
  */
-export const VA_AXIS = Float64Array.from([0.5, 0.75, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17]);
-export const DT_AXIS = Float64Array.from([-15, -10, -6, -3, 0, 3, 6, 9, 12, 15, 18, 21, 25, 30, 35, 40, 50, 60, 70]);
+const VA_AXIS = Float64Array.from([0.5, 0.75, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17]);
+const DT_AXIS = Float64Array.from([-15, -10, -6, -3, 0, 3, 6, 9, 12, 15, 18, 21, 25, 30, 35, 40, 50, 60, 70]);
 
 /** Tabulated UTCI: `values[(t * VA_AXIS.length + i) * DT_AXIS.length + j]`, shared with worker threads. */
 export interface UtciGrid {

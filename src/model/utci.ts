@@ -10,7 +10,7 @@ import { evaluateReduced, reduceUtciPolynomial } from './utci-coefficients.js';
  */
 
 /** Valid input ranges of the approximation (Bröde et al. 2012); inputs are clamped to them. */
-export const UTCI_LIMITS = Object.freeze({
+const UTCI_LIMITS = Object.freeze({
   taMin: -50, taMax: 50,
   dTmrtMin: -30, dTmrtMax: 70,
   vaMin: 0.5, vaMax: 17,
@@ -38,7 +38,7 @@ export function saturationVapourPressureHpa(taC: number): number {
 }
 
 /** Water-vapour pressure, kPa, from air temperature (°C) and relative humidity (%, clamped to 0…100). */
-export function vapourPressureKpa(taC: number, rh: number): number {
+function vapourPressureKpa(taC: number, rh: number): number {
   return (saturationVapourPressureHpa(taC) * clamp(rh, 0, 100)) / 1000;
 }
 

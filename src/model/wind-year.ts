@@ -16,7 +16,7 @@ import { monthlyChillMultipliers, type ChillInputs } from './wind-chill.js';
  */
 
 /** Annual mean 10 m wind the year is calibrated to, m/s, and its Weibull shape outside winter (Rayleigh-like). */
-export const MEAN_WIND = 4.0;
+const MEAN_WIND = 4.0;
 const WEIBULL_K = 2;
 
 /**
@@ -24,7 +24,7 @@ const WEIBULL_K = 2;
  * fades with the phase to 0 at the equinoxes and stays 0 in summer (heat waves are calm through their spells). The
  * process keeps unit variance: weather × √(1 − ρ²) + anomaly × ρ.
  */
-export const WINTER_WIND_COUPLING = 0.85;
+const WINTER_WIND_COUPLING = 0.85;
 
 /**
  * Increase of the coupled wind's Weibull shape at the heart of winter (k = 2.5 there, fading with the phase): a

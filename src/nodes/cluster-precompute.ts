@@ -13,9 +13,9 @@ import { ClusterLink } from '../cluster/nats-connection.js';
 import { NatsTaskQueue } from '../cluster/task-queue.js';
 
 /** Row tasks in the queue at once: enough to keep many workers busy, few enough that each is answered in time. */
-export const PRECOMPUTE_IN_FLIGHT = 64;
+const PRECOMPUTE_IN_FLIGHT = 64;
 /** Deadline of one row task, from its publication (it may wait behind the other rows in flight). */
-export const PRECOMPUTE_ROW_TIMEOUT_MS = 30 * 60_000;
+const PRECOMPUTE_ROW_TIMEOUT_MS = 30 * 60_000;
 
 /** A coordinator's compute and options. */
 export interface ClusterPrecompute {

@@ -34,7 +34,7 @@ export interface NatsBackendOptions extends Omit<BackendOptions, 'db'> {
  * Deadline of a compute task: every delivery may take up to ack_wait before the task moves on, plus the API's own
  * upstream time-out, so a result that outlasts the client's wait still arrives (and is cached).
  */
-export function clusterTaskTimeoutMs(nats: NatsConfig, upstreamTimeoutMs: number): number {
+function clusterTaskTimeoutMs(nats: NatsConfig, upstreamTimeoutMs: number): number {
   return nats.ackWaitMs * nats.maxDeliver + upstreamTimeoutMs;
 }
 

@@ -10,7 +10,7 @@
  */
 import type { ClusterLink } from '../cluster/nats-connection.js';
 import type { TaskHandler } from '../cluster/task-types.js';
-import type { TaskKindsFactory } from '../cluster/worker-node.js';
+import type { TaskKindsFactory } from '../cluster/worker-process.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 import type { Config, NatsConfig } from '../config.js';
 import { createReportContentSource } from '../reports/index.js';
@@ -57,7 +57,7 @@ function natsOf(config: Config): NatsConfig {
 }
 
 /** Builds the report runtime of a worker. */
-export function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime {
+function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime {
   const { config } = deps;
   const logger = deps.logger ?? SILENT_LOGGER;
   const clock = systemClock;

@@ -1,9 +1,9 @@
 /**
  * The worker node `svc worker` runs: a cluster worker (its link, its own compute pool over its own data, the loop
- * pulling tasks: src/cluster/worker-node.ts) serving every compute task kind and the `report` kind, whose runtime is
+ * pulling tasks: src/cluster/worker-process.ts) serving every compute task kind and the `report` kind, whose runtime is
  * built over the cluster's back ends (report-task-runtime.ts).
  */
-import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../cluster/worker-node.js';
+import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../cluster/worker-process.js';
 import type { Config, NatsConfig } from '../config.js';
 import type { Logger } from '../util/logger.js';
 import { reportTaskKinds } from './report-task-runtime.js';

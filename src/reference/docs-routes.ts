@@ -23,7 +23,7 @@ export interface DocsOptions {
 const CACHE_CONTROL = 'public, max-age=3600';
 
 /** Where the pages and the stylesheet live under `base` (the docs path, '' for the root). */
-export function docsPaths(base: string): DocsPaths {
+function docsPaths(base: string): DocsPaths {
   const version = createHash('sha256').update(REFERENCE_CSS).digest('base64url').slice(0, 10);
   return {
     reference: base === '' ? '/' : base,
@@ -34,7 +34,7 @@ export function docsPaths(base: string): DocsPaths {
 }
 
 /** The `/v1` root of the server the docs describe: the docs URL's origin (the pages are served by the service). */
-export function baseUrlOf(docsUrl: string): string {
+function baseUrlOf(docsUrl: string): string {
   return `${new URL(docsUrl).origin}/v1`;
 }
 

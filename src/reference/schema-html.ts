@@ -108,7 +108,7 @@ function nested(label: string, s: JsonSchema, depth: number): string {
 }
 
 /** The fields of an object schema as a list, required ones marked, in schema order. */
-export function fieldsHtml(s: JsonSchema, depth = 0): string {
+function fieldsHtml(s: JsonSchema, depth = 0): string {
   const required = new Set(s.required ?? []);
   const items = Object.entries(s.properties ?? {}).map(([name, field]) => fieldHtml(name, field, required.has(name), depth));
   return `<ul class="fields">${items.join('')}</ul>`;

@@ -23,7 +23,7 @@ export const REPORT_RETRY_BASE_MS = 2_000;
 /** Longest back-off between two attempts of a job. */
 export const REPORT_RETRY_MAX_MS = 60_000;
 /** Time between two retention sweeps. */
-export const REPORT_SWEEP_INTERVAL_MS = 3_600_000;
+const REPORT_SWEEP_INTERVAL_MS = 3_600_000;
 
 /** What the reports product is built from. */
 export interface ReportProductDeps {

@@ -7,7 +7,7 @@ import { containingCell, forEachCellWithin } from './grid-cells.js';
 export type SamplingRule = 'point' | 'nearest_outdoor' | 'radius';
 
 /** Radius limits of the interface spec, metres (inclusive). */
-export const RADIUS_MIN_M = 5;
+const RADIUS_MIN_M = 5;
 export const RADIUS_MAX_M = 50;
 
 /**
@@ -17,7 +17,7 @@ export const RADIUS_MAX_M = 50;
 export const DISTANCE_DECIMALS = 1;
 
 /** How far the nearest-outdoor search looks before giving up, metres. */
-export const NEAREST_OUTDOOR_MAX_M = 250;
+const NEAREST_OUTDOOR_MAX_M = 250;
 
 /** The cells a query reads and the rule that chose them (spec `meta.sampling`, `distance_m`, `radius_m`, `n_cells`). */
 export interface Sample {

@@ -12,10 +12,10 @@ import { fieldLabels, type PollutantThreshold, type Scale, type ScaleClass, type
 export const POLLUTANT_FIELDS: Readonly<Record<Pollutant, string>> = { no2: 'C', pm25: 'C_PM25', pm10: 'C_PM10' };
 
 /** Display name of each pollutant. */
-export const POLLUTANT_NAMES: Readonly<Record<Pollutant, string>> = { no2: 'NO2', pm25: 'PM2.5', pm10: 'PM10' };
+const POLLUTANT_NAMES: Readonly<Record<Pollutant, string>> = { no2: 'NO2', pm25: 'PM2.5', pm10: 'PM10' };
 
 /** Official BelAQI legend colours of classes 1 to 10. */
-export const BELAQI_COLORS = [
+const BELAQI_COLORS = [
   '#0000FF',
   '#0099FF',
   '#009900',

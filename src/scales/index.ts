@@ -52,7 +52,7 @@ export function listViews(metric?: ScaleMetric): readonly View[] {
 }
 
 /** The ScaleSummary form of a scale: only the fields the spec lists for `GET /scales`. */
-export function toScaleSummary(scale: Scale): ScaleSummary {
+function toScaleSummary(scale: Scale): ScaleSummary {
   const { id, metric, view, name, authority, kind } = scale;
   return { id, metric, view, name, authority, kind, ...(scale.default === true ? { default: true as const } : {}) };
 }

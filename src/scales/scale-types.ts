@@ -115,7 +115,7 @@ export interface View {
 }
 
 /** Display labels of tile properties, from the spec's "Map layers and tile fields" table. */
-export const FIELD_LABELS: Readonly<Record<string, string>> = {
+const FIELD_LABELS: Readonly<Record<string, string>> = {
   UTCI: 'Temperature UTCI',
   Ucomfort: 'Wind',
   Ugust: 'Gust',

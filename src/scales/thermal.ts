@@ -51,7 +51,7 @@ function utciClasses(): ScaleClass[] {
 }
 
 /** Range the relative scale maps onto when the map catalog publishes none. */
-export const UTCI_FALLBACK_RANGE_C = Object.freeze({ min: -10, max: 40 });
+const UTCI_FALLBACK_RANGE_C = Object.freeze({ min: -10, max: 40 });
 
 /** ColorBrewer 2.0 RdYlBu, 11 classes (Cynthia Brewer, Penn State), reversed to run cold (blue) to warm (red). */
 const RELATIVE_COLORS = [

@@ -89,7 +89,7 @@ function comfortScale(id: string, name: string, colors: readonly string[], isDef
 }
 
 /** Number of rainbow bands; 30 bands of 0.5 m/s span 0 to 15 m/s (spec, wind rainbow scales). */
-export const RAINBOW_BANDS = 30;
+const RAINBOW_BANDS = 30;
 const RAINBOW_STEP_MS = 0.5;
 
 /** The 30 flat bands; the last is open-ended (`to` null): anything above 15 m/s takes the top colour. */

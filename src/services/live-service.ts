@@ -23,7 +23,7 @@ import { SingleFlight } from '../util/single-flight.js';
 export type { LiveProduct } from './live-cache.js';
 
 /** Radius used when the request gives none (spec: default 10 m on realtime and forecast). */
-export const DEFAULT_LIVE_RADIUS_M = 10;
+const DEFAULT_LIVE_RADIUS_M = 10;
 
 /** The parameters of one request, type-checked by the route schema. */
 export interface LiveQuery extends LocationParams {

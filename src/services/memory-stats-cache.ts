@@ -9,7 +9,7 @@ import type { StatsCacheKey } from './cache-keys.js';
 import type { CachedStats, MaybeAsync, StatsCache } from './stats-cache.js';
 
 /** Default memory budget of the LRU: 64 MiB, some 25,000 cached locations with every block. */
-export const STATS_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
+const STATS_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** Approximate weight of one entry: its block text plus meta, key and bookkeeping. */
 function weight(value: CachedStats): number {

@@ -12,9 +12,9 @@ export const SEASONS = ['winter', 'spring', 'summer', 'autumn'] as const;
 export type Season = (typeof SEASONS)[number];
 
 /** Daytime is local 08:00 to 20:00: hours starting 08 … 19. */
-export const DAY_START_HOUR = 8;
+const DAY_START_HOUR = 8;
 /** First local hour of the night (20:00); the night runs to 08:00 of the next local date. */
-export const NIGHT_START_HOUR = 20;
+const NIGHT_START_HOUR = 20;
 
 /** Per-hour local calendar attributes as typed arrays of length `hours` (the layout the kernel reads). */
 export interface Calendar {

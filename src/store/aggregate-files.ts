@@ -16,7 +16,7 @@ import type { ChunkShape, GridGeometry, HourlyField } from './dataset-types.js';
 import { hourlyChunkKey, staticChunkKey } from './zarr-metadata.js';
 
 /** First bytes of every aggregate file (format 1). */
-export const AGGREGATE_MAGIC = new Uint8Array([0x53, 0x56, 0x43, 0x41, 0x47, 0x47, 0x00, 0x01]); // "SVCAGG\0\1"
+const AGGREGATE_MAGIC = new Uint8Array([0x53, 0x56, 0x43, 0x41, 0x47, 0x47, 0x00, 0x01]); // "SVCAGG\0\1"
 /** Directory of the aggregate generations inside a store. */
 export const AGGREGATE_DIR = '.aggregates';
 /** Block sizes (chunks per side) an aggregate may have: powers of two. */

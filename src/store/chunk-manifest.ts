@@ -16,9 +16,9 @@ import { locationJoin, readLocationText } from './data-location.js';
 export const MANIFEST_FILE = '.zmanifest';
 
 /** Version of the manifest format: 1 without stored aggregates, 2 with them; readers refuse other versions. */
-export const MANIFEST_FORMAT = 1;
+const MANIFEST_FORMAT = 1;
 /** The format of a manifest that lists stored aggregates (older readers refuse it rather than misread the store). */
-export const MANIFEST_FORMAT_AGGREGATES = 2;
+const MANIFEST_FORMAT_AGGREGATES = 2;
 
 /** One chunk as written: store key (`no2/0/3/5`), stored size in bytes, CRC-32 of the stored bytes. */
 export type ManifestEntry = readonly [key: string, size: number, crc32: number];
@@ -77,7 +77,7 @@ function parseAggregateSection(value: unknown): AggregateSection | undefined {
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** Parses manifest text; anything malformed is a `DamagedDataError` of `dataset`. */
-export function parseManifest(text: string, dataset: string, path: string): ChunkManifest {
+function parseManifest(text: string, dataset: string, path: string): ChunkManifest {
   const bad = (why: string, cause?: unknown) =>
     new DamagedDataError(`Dataset '${dataset}' is damaged: its chunk manifest (${MANIFEST_FILE}) ${why}.`, { dataset, path, cause });
   let doc: Record<string, unknown>;
@@ -161,7 +161,7 @@ export function hourlyChunkGrid(metadata: Readonly<Record<string, unknown>>): [n
 }
 
 /** Every key the manifest of a store with `metadata` must list: chunks of every array, then the aggregates'. */
-export function expectedStoreKeys(metadata: Readonly<Record<string, unknown>>, aggregates?: AggregateSection): string[] {
+function expectedStoreKeys(metadata: Readonly<Record<string, unknown>>, aggregates?: AggregateSection): string[] {
   const keys = expectedChunkKeys(metadata);
   if (aggregates) keys.push(...aggregateKeys(aggregates, ...hourlyChunkGrid(metadata)));
   return keys;

@@ -47,7 +47,7 @@ function readZarray(dir: string, field: HourlyField): ZarrayMeta {
 }
 
 /** Checks chunk coordinates and data length; returns nothing, throws `ValidationError`. */
-export function checkChunkArgs(spec: DatasetSpec, field: string, chunkRow: number, chunkCol: number, data: unknown): void {
+function checkChunkArgs(spec: DatasetSpec, field: string, chunkRow: number, chunkCol: number, data: unknown): void {
   if (!(spec.attrs.fields as readonly string[]).includes(field)) {
     throw new ValidationError(`Unknown field '${field}'; this dataset holds ${spec.attrs.fields.join(', ')}.`);
   }
@@ -68,7 +68,7 @@ export function checkChunkArgs(spec: DatasetSpec, field: string, chunkRow: numbe
 }
 
 /** Returns `data`, or a copy with the cells outside the grid set to `fill` when the chunk overhangs the grid edge. */
-export function fillOutsideGrid(spec: DatasetSpec, chunkRow: number, chunkCol: number, data: Int16Array, fill: number): Int16Array {
+function fillOutsideGrid(spec: DatasetSpec, chunkRow: number, chunkCol: number, data: Int16Array, fill: number): Int16Array {
   const { rows, cols, hours } = spec.chunk;
   const validRows = Math.min(rows, spec.grid.ny - chunkRow * rows);
   const validCols = Math.min(cols, spec.grid.nx - chunkCol * cols);

@@ -65,7 +65,7 @@ const FACTORIES: ReadonlyMap<string, CodecFactory> = new Map<string, CodecFactor
 ]);
 
 /** Codec ids the writer can encode and the reader can decode. */
-export const CODEC_IDS: readonly string[] = [...FACTORIES.keys()];
+const CODEC_IDS: readonly string[] = [...FACTORIES.keys()];
 
 /** Instantiates one codec; a `ValidationError` names an unknown id or a bad parameter. */
 export async function loadCodec(config: CodecConfig, elementSize: number): Promise<ByteCodec> {

@@ -9,7 +9,7 @@ import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 export const DATASET_CRS_EPSG = LAMBERT72_EPSG;
 
 /** OGC WKT 1 of EPSG:31370 (as printed by `gdalsrsinfo EPSG:31370 -o wkt1`). */
-export const LAMBERT72_WKT =
+const LAMBERT72_WKT =
   'PROJCS["BD72 / Belgian Lambert 72",GEOGCS["BD72",DATUM["Reseau_National_Belge_1972",' +
   'SPHEROID["International 1924",6378388,297,AUTHORITY["EPSG","7022"]],AUTHORITY["EPSG","6313"]],' +
   'PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],' +

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** How long one HTTP read may take before it fails (a chunk is at most a few megabytes). */
-export const HTTP_READ_TIMEOUT_MS = 30_000;
+const HTTP_READ_TIMEOUT_MS = 30_000;
 
 /** Whether `location` is an HTTP(S) base URL rather than a directory. */
 export function isDataUrl(location: string): boolean {

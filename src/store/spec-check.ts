@@ -11,14 +11,12 @@ export type Fail = (detail: string) => ServiceError;
 
 /** Fail with `ValidationError` (caller input). */
 export const failValidation: Fail = (detail) => new ValidationError(detail);
-/** Fail with `DatasetError` (stored data). */
-export const failDataset: Fail = (detail) => new DatasetError(detail);
 
 /** Largest chunk accepted, in bytes: keeps one decoded chunk well inside a Node Buffer and a worker's memory. */
-export const MAX_CHUNK_BYTES = 512 * 1024 * 1024;
+const MAX_CHUNK_BYTES = 512 * 1024 * 1024;
 
 /** Hours in a calendar year (8760, or 8784 in a leap year). */
-export function hoursInYear(year: number): number {
+function hoursInYear(year: number): number {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   return leap ? 8784 : 8760;
 }

@@ -13,7 +13,7 @@ import {
 export const DIMENSION_SEPARATOR = '/';
 
 /** CF conventions version written into the group attributes. */
-export const CONVENTIONS = 'CF-1.8';
+const CONVENTIONS = 'CF-1.8';
 
 /**
  * Default chunk codecs, chosen by `npm run bench -- data` on real-shaped data (docs/benchmarks.md): byte shuffle then
@@ -45,7 +45,7 @@ export interface ArrayMeta {
 }
 
 /** Names of the coordinate and grid-mapping arrays. */
-export const COORDINATE_ARRAYS = ['time', 'y', 'x', 'crs'] as const;
+const COORDINATE_ARRAYS = ['time', 'y', 'x', 'crs'] as const;
 
 /** Chunk shape of the static arrays: blocks of at most 512 x 512 cells. */
 export function staticChunkShape(spec: DatasetSpec): [number, number] {

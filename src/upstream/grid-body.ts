@@ -10,7 +10,7 @@ import type { UpstreamResponse } from './upstream-types.js';
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Most cells a grid answer may describe (a 1 m grid of 8 km × 8 km). */
-export const MAX_GRID_CELLS = 64_000_000;
+const MAX_GRID_CELLS = 64_000_000;
 
 /** A grid array as received. */
 export interface GridArray<T extends Float32Array | Uint8Array> {

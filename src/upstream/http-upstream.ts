@@ -7,7 +7,7 @@ import { UpstreamError, ValidationError } from '../errors.js';
 import type { Upstream, UpstreamRequest, UpstreamResponse } from './upstream-types.js';
 
 /** Largest response body accepted by default, bytes. */
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Options of `httpUpstream`. */
 export interface HttpUpstreamOptions {

@@ -68,7 +68,7 @@ function refuse(name: string, response: UpstreamResponse, dataset: string): neve
 }
 
 /** Checks the parts of a records answer the API relies on. */
-export function checkRecordsResponse(name: string, body: Json): RecordsResponse {
+function checkRecordsResponse(name: string, body: Json): RecordsResponse {
   if (!isObject(body)) throw malformed(name, 'the answer is not an object');
   if (typeof body.dataset !== 'string') throw malformed(name, 'no dataset id');
   if (body.resolution_m !== undefined && !(typeof body.resolution_m === 'number' && body.resolution_m > 0)) {

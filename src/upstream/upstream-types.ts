@@ -12,7 +12,7 @@
  */
 
 /** HTTP methods whose repetition has no extra effect (RFC 9110 §9.2.2); only these are retried unless marked. */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** One request to an upstream, relative to its base URL. */
 export interface UpstreamRequest {

@@ -8,7 +8,7 @@ import { ServiceError, ValidationError } from '../errors.js';
 import { isIdempotent, type Upstream, type UpstreamClock, type UpstreamRequest, type UpstreamResponse } from './upstream-types.js';
 
 /** Statuses that say "try again shortly" rather than "this request is wrong". */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** Options of `withRetry`. */
 export interface RetryOptions {

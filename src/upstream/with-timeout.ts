@@ -14,7 +14,7 @@ export interface TimeoutOptions {
 }
 
 /** Links a child controller to an optional parent signal; returns the child and a function that unlinks it. */
-export function linkedController(parent: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
+function linkedController(parent: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
   const controller = new AbortController();
   if (parent === undefined) return { controller, unlink: () => undefined };
   if (parent.aborted) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BELAQI_BOUNDS, BELAQI_LABELS, POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { ACCEPTABLE_UTCI, COMFORTABLE_UTCI, UTCI_FLOOR_C, UTCI_LABELS, UTCI_UPPER_BOUNDS_C } from '../../src/classification/utci.js';
 import { WIND_CLASS_LABELS, WIND_LIMITS_MS } from '../../src/classification/wind.js';
-import { P, TH } from '../../src/compute/kernel-layout.js';
+import { PARAMS, THRESHOLD_TABLE } from '../../src/compute/kernel-layout.js';
 import { kernelParams } from '../../src/compute/kernel-params.js';
 import { decodeRaw, rawThresholds } from '../../src/compute/kernel-thresholds.js';
 import { classifyByWhen } from '../../src/scales/classify.js';
@@ -81,7 +81,7 @@ describe('BelAQI: the spec table', () => {
     const { table } = rawThresholds(HOURLY_FIELDS, FIELD_ENCODINGS);
     POLLUTANTS.forEach((p, i) => {
       SPEC_BELAQI[p].forEach((bound, k) => {
-        const t = table[TH.AIR + 10 * i + k + 1];
+        const t = table[THRESHOLD_TABLE.AIR + 10 * i + k + 1];
         expect(decodeRaw(t, FIELD_ENCODINGS[p]), `${p} bound ${bound}`).toBeLessThanOrEqual(bound);
         expect(decodeRaw(t + 1, FIELD_ENCODINGS[p]), `${p} bound ${bound}`).toBeGreaterThan(bound);
       });
@@ -120,7 +120,7 @@ describe('wind: the spec rules', () => {
 
   it('are what the kernel receives: comfort > 15, > 8, > 6, ≥ 4; gust > 15, ≥ 10', () => {
     const params = kernelParams(FIELD_ENCODINGS, HOURLY_FIELDS);
-    expect(Array.from(params.subarray(P.WIND_CLASS, P.WIND_CLASS + 6))).toEqual([15, 8, 6, 4, 15, 10]);
+    expect(Array.from(params.subarray(PARAMS.WIND_CLASS, PARAMS.WIND_CLASS + 6))).toEqual([15, 8, 6, 4, 15, 10]);
   });
 });
 
@@ -149,6 +149,6 @@ describe('UTCI: the spec scale and bands', () => {
 
   it('is what the kernel receives: comfortable (9, 26], acceptable (0, 32], heat stress > 32, tropical night > 20', () => {
     const params = kernelParams(FIELD_ENCODINGS, HOURLY_FIELDS);
-    expect(Array.from(params.subarray(P.THERMAL, P.THERMAL + 6))).toEqual([9, 26, 0, 32, 32, 20]);
+    expect(Array.from(params.subarray(PARAMS.THERMAL, PARAMS.THERMAL + 6))).toEqual([9, 26, 0, 32, 32, 20]);
   });
 });

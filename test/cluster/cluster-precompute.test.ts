@@ -13,7 +13,7 @@ import { computeTaskHandlers } from '../../src/cluster/compute-tasks.js';
 import { TASK_STREAM } from '../../src/cluster/names.js';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import type { TaskHandler } from '../../src/cluster/task-types.js';
-import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-node.js';
+import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-process.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { PRECOMPUTE_GRIDS } from '../../src/compute/precompute-row.js';
 import { precomputeCity, type PrecomputeSummary } from '../../src/services/precompute.js';

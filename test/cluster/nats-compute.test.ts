@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNatsCompute } from '../../src/cluster/nats-compute.js';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { NatsTaskQueue } from '../../src/cluster/task-queue.js';
-import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-node.js';
+import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-process.js';
 import type { StatsComputation, StatsRequest } from '../../src/compute/compute-types.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import type { PlannedCompute } from '../../src/compute/planned-compute.js';

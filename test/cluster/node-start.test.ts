@@ -7,7 +7,7 @@ import { expectProblem, startE2eServer, type E2eServer } from '../e2e/support/e2
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 import { TEST_LINK_OPTIONS, until } from './support/links.js';
 import { startComputeWorker } from './support/cluster-nodes.js';
-import type { WorkerNode } from '../../src/cluster/worker-node.js';
+import type { WorkerNode } from '../../src/cluster/worker-process.js';
 
 let nats: TestNatsServer;
 let node: E2eServer;

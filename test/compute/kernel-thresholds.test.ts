@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { rawThresholds } from '../../src/compute/kernel-thresholds.js';
-import { TH } from '../../src/compute/kernel-layout.js';
+import { THRESHOLD_TABLE } from '../../src/compute/kernel-layout.js';
 import { POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { cfDecodeReference } from '../../src/store/cf-decode.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type CfEncoding } from '../../src/store/dataset-types.js';
@@ -32,7 +32,7 @@ describe('raw thresholds', () => {
       POLLUTANTS.forEach((p, i) => {
         const e = encodings[p];
         const decoded = cfDecodeReference(ALL_RAW, e);
-        const t = table.subarray(TH.AIR + 10 * i, TH.AIR + 10 * i + 10);
+        const t = table.subarray(THRESHOLD_TABLE.AIR + 10 * i, THRESHOLD_TABLE.AIR + 10 * i + 10);
         for (let j = 0; j < ALL_RAW.length; j++) {
           // The kernel sees the fill value as −32768 when it had to remap it.
           const raw = validity[p]?.remapFill && ALL_RAW[j] === e._FillValue ? -32768 : ALL_RAW[j];
@@ -47,7 +47,7 @@ describe('raw thresholds', () => {
 
   it('accept every non-fill value of the wind and UTCI fields', () => {
     const { table, validity } = rawThresholds(HOURLY_FIELDS, FIELD_ENCODINGS);
-    expect([table[TH.MET], table[TH.MET + 1], table[TH.MET + 2]]).toEqual([-32768, -32768, -32768]);
+    expect([table[THRESHOLD_TABLE.MET], table[THRESHOLD_TABLE.MET + 1], table[THRESHOLD_TABLE.MET + 2]]).toEqual([-32768, -32768, -32768]);
     expect(validity.ucomfort).toEqual({ t0: -32768, remapFill: false, rejectMinimum: false });
   });
 

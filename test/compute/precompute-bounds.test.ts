@@ -4,7 +4,7 @@
  * regions it was given. The exports are wrapped to count calls.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CR, stateBytes } from '../../src/compute/precompute-layout.js';
+import { CELL_ROW, stateBytes } from '../../src/compute/precompute-layout.js';
 import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
 import { freshPrecomputeExports } from '../../src/compute/precompute-wasm.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
@@ -104,10 +104,10 @@ describe('precompute kernel boundary', () => {
       kernel.chunkView('no2', cells).fill(100);
       kernel.chunkView('ucomfort', cells).fill(300);
       const results = kernel.run(mask(cells));
-      expect(results).toHaveLength(cells * CR.COUNT);
-      expect(results[CR.AIR]).toBe(1);
-      expect(results[CR.AIR_GOOD_PCT]).toBe(100);
-      expect(results[CR.WIND_SCORE]).toBe(8);
+      expect(results).toHaveLength(cells * CELL_ROW.COUNT);
+      expect(results[CELL_ROW.AIR]).toBe(1);
+      expect(results[CELL_ROW.AIR_GOOD_PCT]).toBe(100);
+      expect(results[CELL_ROW.WIND_SCORE]).toBe(8);
     }
     expect(counter.calls).toBeGreaterThan(0);
   });

@@ -10,8 +10,8 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { R, RA, RT, RW } from '../../src/compute/kernel-layout.js';
-import { CR } from '../../src/compute/precompute-layout.js';
+import { AIR_RESULT, RESULTS, THERMAL_RESULT, WIND_RESULT } from '../../src/compute/kernel-layout.js';
+import { CELL_ROW } from '../../src/compute/precompute-layout.js';
 import { loadPrecomputeKernel, type PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
 import { emptyGrids, PRECOMPUTE_GRIDS, publishCell, type PrecomputeGrids } from '../../src/compute/precompute-publish.js';
 import { cellGridValuesPerCell } from '../../src/compute/precompute-row-per-cell.js';
@@ -152,12 +152,12 @@ function kernelRun(
     }
     const results = kernel.run(mask);
     for (let slot = 0; slot < chunkCells; slot++) {
-      const row = results.slice(slot * CR.COUNT, (slot + 1) * CR.COUNT);
+      const row = results.slice(slot * CELL_ROW.COUNT, (slot + 1) * CELL_ROW.COUNT);
       if (source[slot] < 0) {
         expect(row.every(Number.isNaN)).toBe(true);
         continue;
       }
-      publishCell(results, slot * CR.COUNT, grids, source[slot]);
+      publishCell(results, slot * CELL_ROW.COUNT, grids, source[slot]);
       figures[source[slot]] = row;
     }
   }
@@ -166,14 +166,14 @@ function kernelRun(
 
 /** The figures compared: (precompute result slot, statistics results slot) per metric, after the metric's flag. */
 const FIGURES: readonly (readonly [flag: readonly [number, number], pairs: readonly (readonly [number, number])[], fields: readonly HourlyField[]])[] = [
-  [[CR.AIR, R.AIR + RA.PRESENT], [
-    [CR.AIR_GOOD_PCT, R.AIR + RA.GOOD_PCT], [CR.AIR_RATING, R.AIR + RA.RATING],
-    ...[0, 1, 2].map((p) => [CR.AIR_SUBSCORE + p, R.AIR + RA.SUBSCORE + p] as const),
+  [[CELL_ROW.AIR, RESULTS.AIR + AIR_RESULT.PRESENT], [
+    [CELL_ROW.AIR_GOOD_PCT, RESULTS.AIR + AIR_RESULT.GOOD_PCT], [CELL_ROW.AIR_RATING, RESULTS.AIR + AIR_RESULT.RATING],
+    ...[0, 1, 2].map((p) => [CELL_ROW.AIR_SUBSCORE + p, RESULTS.AIR + AIR_RESULT.SUBSCORE + p] as const),
   ], ['no2', 'pm25', 'pm10']],
-  [[CR.WIND, R.WIND + RW.PRESENT], [[CR.WIND_SCORE, R.WIND + RW.SCORE], [CR.WIND_RATING, R.WIND + RW.RATING]], ['ucomfort', 'ugust']],
-  [[CR.THERMAL, R.THERMAL + RT.PRESENT], [
-    [CR.THERMAL_RATING, R.THERMAL + RT.RATING], [CR.NIGHT_MEAN, R.THERMAL + RT.NIGHT_MEAN],
-    ...[0, 1, 2, 3].map((s) => [CR.THERMAL_SUBSCORE + s, R.THERMAL + RT.SUBSCORE + s] as const),
+  [[CELL_ROW.WIND, RESULTS.WIND + WIND_RESULT.PRESENT], [[CELL_ROW.WIND_SCORE, RESULTS.WIND + WIND_RESULT.SCORE], [CELL_ROW.WIND_RATING, RESULTS.WIND + WIND_RESULT.RATING]], ['ucomfort', 'ugust']],
+  [[CELL_ROW.THERMAL, RESULTS.THERMAL + THERMAL_RESULT.PRESENT], [
+    [CELL_ROW.THERMAL_RATING, RESULTS.THERMAL + THERMAL_RESULT.RATING], [CELL_ROW.NIGHT_MEAN, RESULTS.THERMAL + THERMAL_RESULT.NIGHT_MEAN],
+    ...[0, 1, 2, 3].map((s) => [CELL_ROW.THERMAL_SUBSCORE + s, RESULTS.THERMAL + THERMAL_RESULT.SUBSCORE + s] as const),
   ], ['utci']],
 ];
 

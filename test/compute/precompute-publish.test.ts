@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CR } from '../../src/compute/precompute-layout.js';
+import { CELL_ROW } from '../../src/compute/precompute-layout.js';
 import { emptyGrids, publishCell, roundHalf1 } from '../../src/compute/precompute-publish.js';
 import { DatasetError } from '../../src/errors.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';
@@ -59,7 +59,7 @@ function nextDown(x: number): number {
 
 /** A result row with every slot NaN, then the given slots. */
 function row(slots: Record<number, number>): Float64Array {
-  const r = new Float64Array(CR.COUNT).fill(Number.NaN);
+  const r = new Float64Array(CELL_ROW.COUNT).fill(Number.NaN);
   for (const [k, v] of Object.entries(slots)) r[Number(k)] = v;
   return r;
 }
@@ -68,11 +68,11 @@ describe('publishCell', () => {
   it('publishes rounded figures; scores are the lowest rounded subscore; absent blocks stay NaN', () => {
     const grids = emptyGrids(2);
     publishCell(row({
-      [CR.AIR]: 1, [CR.AIR_GOOD_PCT]: 73.25, [CR.AIR_RATING]: 7.325, [CR.AIR_SUBSCORE]: 6.04, [CR.AIR_SUBSCORE + 1]: 6.0499,
-      [CR.AIR_SUBSCORE + 2]: 5.96,
-      [CR.WIND]: 0,
-      [CR.THERMAL]: 1, [CR.THERMAL_RATING]: 4.35, [CR.THERMAL_SUBSCORE]: 10, [CR.THERMAL_SUBSCORE + 2]: 3.25,
-      [CR.NIGHT_MEAN]: -0.04,
+      [CELL_ROW.AIR]: 1, [CELL_ROW.AIR_GOOD_PCT]: 73.25, [CELL_ROW.AIR_RATING]: 7.325, [CELL_ROW.AIR_SUBSCORE]: 6.04, [CELL_ROW.AIR_SUBSCORE + 1]: 6.0499,
+      [CELL_ROW.AIR_SUBSCORE + 2]: 5.96,
+      [CELL_ROW.WIND]: 0,
+      [CELL_ROW.THERMAL]: 1, [CELL_ROW.THERMAL_RATING]: 4.35, [CELL_ROW.THERMAL_SUBSCORE]: 10, [CELL_ROW.THERMAL_SUBSCORE + 2]: 3.25,
+      [CELL_ROW.NIGHT_MEAN]: -0.04,
     }), 0, grids, 1);
     const at = (g: keyof typeof grids) => grids[g][1];
     expect(at('air_good_pct')).toBe(Math.fround(73.3));
@@ -88,9 +88,9 @@ describe('publishCell', () => {
 
   it('leaves the summer night mean NaN without summer night hours, and refuses graded air without concentrations', () => {
     const grids = emptyGrids(1);
-    publishCell(row({ [CR.THERMAL]: 1, [CR.THERMAL_RATING]: 5, [CR.THERMAL_SUBSCORE + 1]: 7 }), 0, grids, 0);
+    publishCell(row({ [CELL_ROW.THERMAL]: 1, [CELL_ROW.THERMAL_RATING]: 5, [CELL_ROW.THERMAL_SUBSCORE + 1]: 7 }), 0, grids, 0);
     expect(grids.thermal_score[0]).toBe(7);
     expect(grids.summer_night_mean_utci_c[0]).toBeNaN();
-    expect(() => publishCell(row({ [CR.AIR]: 1, [CR.AIR_GOOD_PCT]: 50, [CR.AIR_RATING]: 5 }), 0, grids, 0)).toThrow(DatasetError);
+    expect(() => publishCell(row({ [CELL_ROW.AIR]: 1, [CELL_ROW.AIR_GOOD_PCT]: 50, [CELL_ROW.AIR_RATING]: 5 }), 0, grids, 0)).toThrow(DatasetError);
   });
 });

@@ -10,7 +10,7 @@ import { POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { ACCEPTABLE_UTCI, COMFORTABLE_UTCI } from '../../src/classification/utci.js';
 import { comfortClass, gustClass } from '../../src/classification/wind.js';
 import { kernelParams } from '../../src/compute/kernel-params.js';
-import { C, PT } from '../../src/compute/precompute-layout.js';
+import { CELL_COUNTERS, CELL_THRESHOLDS } from '../../src/compute/precompute-layout.js';
 import { calendarBuckets, precomputeThresholds } from '../../src/compute/precompute-tables.js';
 import { loadStatsKernel, type StatsKernel } from '../../src/compute/stats-kernel.js';
 import { GOOD_MAX_CLASS } from '../../src/stats/belaqi.js';
@@ -66,30 +66,30 @@ describe('precompute thresholds', () => {
       const u = wind!.ucomfort, g = wind!.ugust, t = thermal!.utci;
 
       const ru = seen('ucomfort'), rg = seen('ugust'), rt = seen('utci');
-      expectRule(ru, table[PT.WIND], (h) => !Number.isNaN(u[h]), 'Ucomfort has data');
-      expectRule(rg, table[PT.WIND + 1], (h) => !Number.isNaN(g[h]), 'Ugust has data');
-      expectRule(ru, table[PT.WIND + 2], (h) => u[h] > FREQUENT_SITTING_MS, 'Ucomfort above frequent sitting');
+      expectRule(ru, table[CELL_THRESHOLDS.WIND], (h) => !Number.isNaN(u[h]), 'Ucomfort has data');
+      expectRule(rg, table[CELL_THRESHOLDS.WIND + 1], (h) => !Number.isNaN(g[h]), 'Ugust has data');
+      expectRule(ru, table[CELL_THRESHOLDS.WIND + 2], (h) => u[h] > FREQUENT_SITTING_MS, 'Ucomfort above frequent sitting');
       for (let k = 1; k < 5; k++) {
-        expectRule(ru, table[PT.WIND + 2 + 2 * k], (h) => !Number.isNaN(u[h]) && comfortClass(u[h]) >= k + 1, `comfort class ≥ ${k + 1}`);
-        expectRule(rg, table[PT.WIND + 3 + 2 * k], (h) => !Number.isNaN(g[h]) && gustClass(g[h]) >= k + 1, `gust class ≥ ${k + 1}`);
+        expectRule(ru, table[CELL_THRESHOLDS.WIND + 2 + 2 * k], (h) => !Number.isNaN(u[h]) && comfortClass(u[h]) >= k + 1, `comfort class ≥ ${k + 1}`);
+        expectRule(rg, table[CELL_THRESHOLDS.WIND + 3 + 2 * k], (h) => !Number.isNaN(g[h]) && gustClass(g[h]) >= k + 1, `gust class ≥ ${k + 1}`);
       }
-      expect(table[PT.WIND + 3]).toBe(32767);
-      expectRule(rt, table[PT.THERMAL], (h) => !Number.isNaN(t[h]), 'UTCI has data');
+      expect(table[CELL_THRESHOLDS.WIND + 3]).toBe(32767);
+      expectRule(rt, table[CELL_THRESHOLDS.THERMAL], (h) => !Number.isNaN(t[h]), 'UTCI has data');
       const limits = [COMFORTABLE_UTCI.above, COMFORTABLE_UTCI.upTo, ACCEPTABLE_UTCI.above, ACCEPTABLE_UTCI.upTo];
-      limits.forEach((limit, j) => expectRule(rt, table[PT.THERMAL + 1 + j], (h) => t[h] > limit, `UTCI above ${limit}`));
+      limits.forEach((limit, j) => expectRule(rt, table[CELL_THRESHOLDS.THERMAL + 1 + j], (h) => t[h] > limit, `UTCI above ${limit}`));
 
       POLLUTANTS.forEach((p, i) => {
         const decoded = cfDecodeReference(ALL_RAW, encodings[p]);
         const raw = seen(p);
-        expectRule(raw, table[PT.AIR + 2 * i], (h) => pollutantClass(p, decoded[h]) > 0, `${p} has data`);
-        expectRule(raw, table[PT.AIR + 2 * i + 1], (h) => pollutantClass(p, decoded[h]) > GOOD_MAX_CLASS, `${p} worse than good`);
+        expectRule(raw, table[CELL_THRESHOLDS.AIR + 2 * i], (h) => pollutantClass(p, decoded[h]) > 0, `${p} has data`);
+        expectRule(raw, table[CELL_THRESHOLDS.AIR + 2 * i + 1], (h) => pollutantClass(p, decoded[h]) > GOOD_MAX_CLASS, `${p} worse than good`);
       });
     });
   }
 
   it('let nothing pass for fields a computation does not hold', () => {
     const { table } = precomputeThresholds(['no2'], FIELD_ENCODINGS, kernelParams(FIELD_ENCODINGS, ['no2']));
-    expect(Array.from(table.subarray(PT.AIR + 2))).toEqual(new Array(PT.COUNT - 2).fill(32767));
+    expect(Array.from(table.subarray(CELL_THRESHOLDS.AIR + 2))).toEqual(new Array(CELL_THRESHOLDS.COUNT - 2).fill(32767));
   });
 });
 
@@ -97,15 +97,15 @@ describe('calendar buckets', () => {
   it('are the season for daytime hours, summer night, or other night, through DST changes', () => {
     const brussels = calendarFor(2024, 8784, 'Europe/Brussels');
     const buckets = calendarBuckets(brussels);
-    const counts = new Array(C.BUCKETS).fill(0);
+    const counts = new Array(CELL_COUNTERS.BUCKETS).fill(0);
     for (let h = 0; h < brussels.hours; h++) {
-      const want = brussels.isDay[h] === 1 ? brussels.season[h] : brussels.season[h] === 2 ? C.B_SUMMER_NIGHT : C.BUCKETS - 1;
+      const want = brussels.isDay[h] === 1 ? brussels.season[h] : brussels.season[h] === 2 ? CELL_COUNTERS.B_SUMMER_NIGHT : CELL_COUNTERS.BUCKETS - 1;
       expect(buckets[h]).toBe(want);
       counts[buckets[h]]++;
     }
     // 366 days × 12 daytime hours; summer (June–August, 92 nights) has 92 × 12 night hours.
     expect(counts.slice(0, 4).reduce((a, b) => a + b, 0)).toBe(366 * 12);
-    expect(counts[C.B_SUMMER_NIGHT]).toBe(92 * 12);
+    expect(counts[CELL_COUNTERS.B_SUMMER_NIGHT]).toBe(92 * 12);
     expect(calendarBuckets(brussels)).toBe(buckets);
   });
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gridFootprint } from '../../src/map/grid-projection.js';
 import { MAP_LAYERS } from '../../src/map/map-layers.js';
-import { renderTile, type TileJob } from '../../src/map/tile-render.js';
+import { renderTile, type TileJob } from '../../src/map/tile-drawing.js';
 import { roundAway } from '../../src/map/tile-frame.js';
 import { tilesCovering, type ZoomRange } from '../../src/map/web-mercator-tiles.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';

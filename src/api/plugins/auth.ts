@@ -79,7 +79,7 @@ function identify(keys: KeyLookup, request: FastifyRequest, given: string | unde
 }
 
 /** The browser signals of a request (its `Origin` and `Sec-Fetch-Site` headers). */
-export function browserSignals(headers: IncomingHttpHeaders): BrowserSignals {
+function browserSignals(headers: IncomingHttpHeaders): BrowserSignals {
   return { origin: header(headers, 'origin'), secFetchSite: header(headers, 'sec-fetch-site') };
 }
 

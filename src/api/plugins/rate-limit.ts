@@ -13,7 +13,7 @@ export function keyBucket(key: ApiKeyRecord): string {
 }
 
 /** Writes X-RateLimit-Limit, -Remaining and -Reset (epoch seconds of the next minute window). */
-export function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
+function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-limit', String(decision.limit));
   reply.header('x-ratelimit-remaining', String(decision.remaining));
   reply.header('x-ratelimit-reset', String(decision.resetEpochS));

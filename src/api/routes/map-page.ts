@@ -29,13 +29,13 @@ export interface MapPageOptions {
 }
 
 /** The page's path. */
-export const MAP_PAGE_PATH = '/map/';
+const MAP_PAGE_PATH = '/map/';
 /** `Cache-Control` of the page and its own files: revalidate every time (they are small and carry an ETag). */
-export const PAGE_CACHE_CONTROL = 'no-cache';
+const PAGE_CACHE_CONTROL = 'no-cache';
 /** `Cache-Control` of the vendored library: its path names its version, so it never changes. */
 export const VENDOR_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** Placeholder in the page's files replaced with the vendor path, so the page imports the served version. */
-export const VENDOR_PLACEHOLDER = '%MAPLIBRE%';
+const VENDOR_PLACEHOLDER = '%MAPLIBRE%';
 
 /** The page folder of this checkout and the installed maplibre-gl distribution. */
 export function defaultMapPageOptions(publicUrl: string | undefined): MapPageOptions {

@@ -32,7 +32,7 @@ export function statusUrl(id: string): string {
 }
 
 /** The download URL of a job's file. */
-export function downloadUrl(id: string, format: 'html' | 'pdf'): string {
+function downloadUrl(id: string, format: 'html' | 'pdf'): string {
   return `${statusUrl(id)}/download?format=${format}`;
 }
 

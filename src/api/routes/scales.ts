@@ -17,7 +17,7 @@ import { ScaleParamsSchema, ScaleSchema, ScalesIndexSchema, ScalesQuerySchema } 
 const CACHE_CONTROL = 'public, max-age=3600';
 
 /** A strong entity tag over the exact response bytes. */
-export function strongEtag(body: string): string {
+function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 32)}"`;
 }
 

@@ -30,7 +30,7 @@ const entryProperties = {
 };
 
 /** One entry of the city index. */
-export const CityEntrySchema = Type.Object(entryProperties);
+const CityEntrySchema = Type.Object(entryProperties);
 
 /** `GET /cities` 200. */
 export const CityIndexSchema = Type.Object({

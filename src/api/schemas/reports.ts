@@ -8,7 +8,7 @@ import { REPORT_LANGS } from '../../reports/report-types.js';
 import { stringEnum } from './common.js';
 
 /** The spec's job id pattern (UUID v4, lower case). */
-export const JOB_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
+const JOB_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
 
 /** No C0 or C1 control character (and no DEL) anywhere in the text. */
 const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';

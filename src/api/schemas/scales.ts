@@ -28,7 +28,7 @@ const summaryProperties = {
 };
 
 /** One entry of `GET /scales` `scales`. */
-export const ScaleSummarySchema = Type.Object(summaryProperties);
+const ScaleSummarySchema = Type.Object(summaryProperties);
 
 /** `GET /scales` 200. */
 export const ScalesIndexSchema = Type.Object({ views: roArray(View), scales: roArray(ScaleSummarySchema) });

@@ -56,7 +56,7 @@ function withStore<T>(dbFlag: string | undefined, fn: (store: SqliteKeyStore, co
 }
 
 /** The operator's view of a key (never its hash): scopes, effective limits, origins, dates and state. */
-export function describeKey(key: ApiKeyRecord, config: Config) {
+function describeKey(key: ApiKeyRecord, config: Config) {
   const limits = keyLimits(key, config.limits);
   return {
     id: key.id,

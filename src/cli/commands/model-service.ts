@@ -10,7 +10,7 @@ import type { Command } from '../command.js';
 import { parseCount, processConfig, shutdownSignal } from '../options.js';
 
 /** Port the model service listens on unless told otherwise. */
-export const DEFAULT_MODEL_SERVICE_PORT = 8090;
+const DEFAULT_MODEL_SERVICE_PORT = 8090;
 
 const USAGE = `Usage: svc model-service [--data DIR] [--host HOST] [--port N] [--seed N] [--cache-mb N]
 

@@ -51,7 +51,7 @@ function limitLayers(grid: SurroundingsGrid, metrics: readonly StatMetric[]): Su
 }
 
 /** Builds the content of one report from a located request, its statistics envelope and its surroundings grid. */
-export function composeContent(
+function composeContent(
   request: ReportRequest, scope: Entitlement, envelope: Envelope & Record<string, unknown>, grid: SurroundingsGrid, nowMs: number,
 ): ReportContentV1 {
   const { meta } = envelope;

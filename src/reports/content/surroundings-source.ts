@@ -12,7 +12,7 @@ import { surroundingsCacheKey } from '../../services/cache-keys.js';
 import { ByteLru } from '../../util/byte-lru.js';
 
 /** Default memory budget: 16 MiB, some 300 street-level grids of 31 × 31 display cells. */
-export const SURROUNDINGS_CACHE_BYTES = 16 * 1024 * 1024;
+const SURROUNDINGS_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Codes that say something about the request or the data, not about the back end's health. */
 const PERMANENT = new Set(['outside_coverage', 'product_unavailable', 'validation_error', 'dataset_damaged', 'dataset_error']);

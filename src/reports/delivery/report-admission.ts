@@ -52,13 +52,13 @@ export function utcDay(ms: number): string {
 }
 
 /** Whole seconds until the next midnight UTC (at least 1): when the quota resets. */
-export function secondsUntilUtcMidnight(ms: number): number {
+function secondsUntilUtcMidnight(ms: number): number {
   const next = (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
   return Math.max(1, Math.ceil((next - ms) / 1000));
 }
 
 /** The label of a point without an address: its coordinates with 5 decimals, `"50.84675, 4.35224"`. */
-export function coordinateLabel(lat: number, lon: number): string {
+function coordinateLabel(lat: number, lon: number): string {
   return `${lat.toFixed(5)}, ${lon.toFixed(5)}`;
 }
 
@@ -66,7 +66,7 @@ export function coordinateLabel(lat: number, lon: number): string {
  * The fingerprint of a request for idempotency: a hash of its effective parameters (defaults filled), so field order,
  * spacing, a default written out or a number given as a decimal string do not make a request different.
  */
-export function requestFingerprint(params: ReportParams): string {
+function requestFingerprint(params: ReportParams): string {
   const effective = [params.address ?? null, params.lat ?? null, params.lon ?? null, params.radius, params.lang];
   return createHash('sha256').update(JSON.stringify(effective)).digest('hex');
 }

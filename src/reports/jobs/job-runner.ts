@@ -19,7 +19,7 @@ import type { JobDriver } from './job-driver.js';
  * Error codes worth another attempt: the back end or an upstream failed or did not answer in time (the seam's
  * transient failures), and faults that are not `ServiceError`s at all (a file write that failed, a renderer that threw).
  */
-export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable', 'internal_error']);
+const TRANSIENT_CODES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable', 'internal_error']);
 
 /** Permanent failures whose message is not for clients (it may name server files): the detail says this instead. */
 const HIDDEN: Readonly<Record<string, string>> = {

@@ -14,7 +14,7 @@ import type { ReportContent, ReportRequest } from '../report-types.js';
 export type Awaitable<T> = T | Promise<T>;
 
 /** Every state of a job, in the order a job passes through them. */
-export const JOB_STATES = ['queued', 'running', 'delivering', 'completed', 'failed'] as const;
+const JOB_STATES = ['queued', 'running', 'delivering', 'completed', 'failed'] as const;
 /** One state of a job. */
 export type JobState = (typeof JOB_STATES)[number];
 /** The states of a job still being worked on (the API's `processing`, with this as its `stage`). */

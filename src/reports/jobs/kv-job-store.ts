@@ -58,7 +58,7 @@ function toJob(stored: StoredJob): ReportJob {
 }
 
 /** The object name of a job's stored content. */
-export function contentObjectName(id: string): string {
+function contentObjectName(id: string): string {
   return `${id}.content.json`;
 }
 

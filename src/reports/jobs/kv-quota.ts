@@ -15,7 +15,7 @@ import { casPause, hashedKey, isCasConflict, present, type BucketOpener } from '
 import { IDEMPOTENCY_BUCKET, QUOTA_BUCKET } from '../../cluster/names.js';
 
 /** The KV key of a key's quota on a UTC day. */
-export function quotaKey(keyId: number, day: string): string {
+function quotaKey(keyId: number, day: string): string {
   return `${keyId}.${day}`;
 }
 

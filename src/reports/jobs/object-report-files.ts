@@ -15,7 +15,7 @@ import type { ClusterLink } from '../../cluster/nats-connection.js';
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The object name of a job's file in a format. */
-export function reportObjectName(id: string, format: ReportFormat): string {
+function reportObjectName(id: string, format: ReportFormat): string {
   if (!JOB_ID.test(id)) throw new Error(`Not a job id: ${JSON.stringify(id)}`);
   return `${id}.${format}`;
 }

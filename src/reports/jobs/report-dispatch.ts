@@ -19,7 +19,7 @@ import { encodeReportTask, REPORT_TASK_KIND, reportTaskId } from './report-tasks
 import type { TaskSubmitter } from '../../cluster/task-submit.js';
 
 /** Default time between two looks at the open jobs. */
-export const REPORT_DISPATCH_INTERVAL_MS = 5_000;
+const REPORT_DISPATCH_INTERVAL_MS = 5_000;
 
 /** What the dispatcher needs. */
 export interface ReportDispatcherDeps {

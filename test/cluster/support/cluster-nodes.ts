@@ -23,7 +23,7 @@ import { MemoryStatsCache } from '../../../src/services/memory-stats-cache.js';
 import { createReportContentSource } from '../../../src/reports/index.js';
 import type { ReportContentSource } from '../../../src/reports/report-types.js';
 import { systemClock } from '../../../src/util/clock.js';
-import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../../../src/cluster/worker-node.js';
+import { startWorkerNode, WORKER_TASK_KINDS, type WorkerNode } from '../../../src/cluster/worker-process.js';
 import { createPoolExecutor } from '../../../src/compute/local-compute.js';
 import { plannedCompute } from '../../../src/compute/planned-compute.js';
 import { reportTaskKinds } from '../../../src/nodes/report-task-runtime.js';

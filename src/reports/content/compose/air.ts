@@ -9,7 +9,7 @@ import { THEME } from '../theme.js';
 import { LAYOUT, orDash, pollutantSymbol, type ComposeContext } from './context.js';
 
 /** EU annual limit values, µg/m3 (Directive 2008/50/EC: NO2 40, PM10 40, PM2.5 stage 2 20). */
-export const EU_ANNUAL_LIMITS = Object.freeze({ no2: 40, pm25: 20, pm10: 40 });
+const EU_ANNUAL_LIMITS = Object.freeze({ no2: 40, pm25: 20, pm10: 40 });
 
 /** The air section; undefined when the report has no air block. */
 export function airSection(ctx: ComposeContext): Section | undefined {

@@ -17,7 +17,7 @@ import { distance, LAYOUT, type ComposeContext } from './context.js';
 const DANGER_CLASS = 5;
 
 /** Colour steps of the UTCI panel over its range. */
-export const UTCI_STEPS = 40;
+const UTCI_STEPS = 40;
 
 /** Smallest span of the UTCI colour range, °C: a flatter map is not stretched into strong contrasts. */
 export const UTCI_MIN_SPAN_C = 2;

@@ -8,7 +8,7 @@ import type { ReportLang } from '../../report-types.js';
 export const LOCALES: Readonly<Record<ReportLang, string>> = { en: 'en-GB', fr: 'fr-BE', nl: 'nl-BE' };
 
 /** Time zone every date in a report is shown in. */
-export const REPORT_TIME_ZONE = 'Europe/Brussels';
+const REPORT_TIME_ZONE = 'Europe/Brussels';
 
 /** Locale-aware writers of one language. */
 export interface Formatter {

@@ -41,7 +41,7 @@ function sectionHtml(section: Section): string {
 }
 
 /** The document as HTML text. */
-export function documentHtml(doc: ReportDocument): string {
+function documentHtml(doc: ReportDocument): string {
   return '<!DOCTYPE html>' +
     `<html lang="${doc.lang}"><head><meta charset="utf-8">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +

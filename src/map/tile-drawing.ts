@@ -34,7 +34,7 @@ const MAX_GRIDS = 4;
 const cornersByGrid = new Map<string, Float64Array>();
 
 /** The projected corners of `grid`, computed once per thread. */
-export function cornersOf(grid: GridGeometry): Float64Array {
+function cornersOf(grid: GridGeometry): Float64Array {
   const key = `${grid.crs_epsg}|${grid.resolution_m}|${grid.nx}|${grid.ny}|${grid.x0}|${grid.y0}`;
   let corners = cornersByGrid.get(key);
   if (corners === undefined) {
