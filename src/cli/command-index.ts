@@ -25,6 +25,7 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
   { path: ['serve'], load: async () => (await import('./commands/serve.js')).serveCommand },
   { path: ['demo'], load: async () => (await import('./commands/demo.js')).demoCommand },
   { path: ['stats'], load: async () => (await import('./commands/stats.js')).statsCommand },
+  { path: ['atlas', 'export'], load: async () => (await import('./commands/atlas-export.js')).atlasExportCommand },
   { path: ['precompute'], load: async () => (await import('./commands/precompute.js')).precomputeCommand },
   { path: ['model-service'], load: async () => (await import('./commands/model-service.js')).modelServiceCommand },
   { path: ['worker'], load: async () => (await import('./commands/worker.js')).workerCommand },

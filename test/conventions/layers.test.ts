@@ -39,6 +39,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'stats', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
+  atlas: ['cities', 'compute', 'errors', 'services', 'stats', 'store'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
   api: ['cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
@@ -48,7 +49,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The composition root: builds API and worker nodes from one record of back ends.
   nodes: ['api', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
-  cli: ['api', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
+  cli: ['api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
   workers: ['compute', 'map', 'model', 'reports', 'store'],
 };
 

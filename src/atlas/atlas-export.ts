@@ -1,0 +1,128 @@
+/**
+ * `svc atlas export`: a city's precomputed figures as files a GIS opens. One Cloud-Optimized GeoTIFF per figure
+ * (float32, EPSG:31370 on the dataset's exact grid, nodata where a cell is a building or the metric is not modelled),
+ * and `atlas.json`: the figures with units and meanings, the dataset, its reference year, when the precompute and the
+ * export ran, and city-wide summaries (the share of the outdoor area in each label band of every block's rating and
+ * score). Each file is written under a temporary name and renamed into place, so an interrupted export leaves no
+ * partial file under a final name. A city without a precompute, or with one of another content version of the
+ * dataset, is refused before anything is written, naming the command to run.
+ */
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CityConfig } from '../cities/city-types.js';
+import { precomputedDir } from '../compute/dataset-cache.js';
+import { ValidationError } from '../errors.js';
+import { checkPrecomputable } from '../services/precompute.js';
+import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
+import { encodeCog } from '../store/cog-writer.js';
+import { openGridGroup } from '../store/grid-group-reader.js';
+import { openDataset } from '../store/zarr-reader.js';
+import { ATLAS_FIGURES, figureFile, type AtlasBlock } from './atlas-figures.js';
+
+/** Value written where a cell has no figure. */
+export const ATLAS_NODATA = -9999;
+
+/** One exported file. */
+export interface ExportedFile {
+  readonly file: string;
+  readonly bytes: number;
+}
+
+/** What an export wrote. */
+export interface AtlasExport {
+  readonly dataset: string;
+  readonly files: readonly ExportedFile[];
+}
+
+/** Share of the outdoor area per label band, %, one decimal. */
+type BandShares = Record<ScoreLabel, number>;
+
+const LABELS: readonly ScoreLabel[] = ['Excellent', 'Very good', 'Good', 'Moderate', 'Poor', 'Bad'];
+
+/** The share of the cells with a value in each label band of `values`. */
+function bandShares(values: Float32Array): { cells: number; pct: BandShares } {
+  const counts = new Map<ScoreLabel, number>(LABELS.map((l) => [l, 0]));
+  let cells = 0;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    cells++;
+    const label = scoreLabel(v);
+    counts.set(label, counts.get(label)! + 1);
+  }
+  const pct = Object.fromEntries(
+    LABELS.map((l) => [l, cells === 0 ? 0 : Math.round((counts.get(l)! * 1000) / cells) / 10]),
+  ) as BandShares;
+  return { cells, pct };
+}
+
+/** Writes `bytes` to `path` through a temporary file in the same directory. */
+async function writeAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+  const tmp = `${path}.partial-${process.pid}`;
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Exports the atlas of `city` from the data directory `dataDir` into `outDir`. */
+export async function exportAtlas(dataDir: string, city: CityConfig, outDir: string): Promise<AtlasExport> {
+  checkPrecomputable(city);
+  const reader = await openDataset(join(dataDir, city.dataset));
+  const { grid, attrs } = reader;
+  const rerun = `svc precompute --data ${dataDir} --city ${city.id}`;
+  const group = await openGridGroup(precomputedDir(dataDir, city.dataset), grid.ny, grid.nx);
+  if (group === undefined) {
+    throw new ValidationError(`City '${city.id}' has no precompute in ${dataDir}; run \`${rerun}\` first.`);
+  }
+  if (group.attrs.content_version !== attrs.content_version) {
+    throw new ValidationError(
+      `The precompute of '${city.dataset}' in ${dataDir} was made from other data (content version ` +
+        `${String(group.attrs.content_version)}, the dataset is ${attrs.content_version}); run \`${rerun}\` again.`,
+    );
+  }
+  const figures = ATLAS_FIGURES.filter((f) => group.grids.includes(f.grid));
+  const res = grid.resolution_m;
+  const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
+  const summaries: Partial<Record<AtlasBlock, { outdoor_cells: number; rating_bands_pct?: BandShares; score_bands_pct?: BandShares }>> = {};
+  const files: ExportedFile[] = [];
+  await mkdir(outDir, { recursive: true });
+  for (const figure of figures) {
+    const values = await group.read(figure.grid);
+    const file = figureFile(figure);
+    const bytes = encodeCog({
+      width: grid.nx, height: grid.ny, values, epsg: grid.crs_epsg, originX: origin.x, originY: origin.y,
+      cellSize: res, nodata: ATLAS_NODATA, resampling: figure.resampling, description: figure.field,
+      unit: figure.unit, metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
+    });
+    await writeAtomically(join(outDir, file), bytes);
+    files.push({ file, bytes: bytes.length });
+    const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct' : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
+    if (kind !== undefined) {
+      const { cells, pct } = bandShares(values);
+      summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };
+    }
+  }
+  const atlas = {
+    city: city.id,
+    dataset: city.dataset,
+    reference_year: attrs.reference_year,
+    content_version: attrs.content_version,
+    crs: `EPSG:${grid.crs_epsg}`,
+    geotransform: [origin.x, res, 0, origin.y, 0, -res],
+    width: grid.nx,
+    height: grid.ny,
+    sampling: 'point',
+    nodata: ATLAS_NODATA,
+    precompute_generated_utc: group.attrs.generated_utc ?? null,
+    generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    figures: figures.map((f) => ({ field: f.field, file: figureFile(f), unit: f.unit, meaning: f.meaning })),
+    summaries,
+  };
+  const json = `${JSON.stringify(atlas, null, 2)}\n`;
+  await writeAtomically(join(outDir, 'atlas.json'), json);
+  files.push({ file: 'atlas.json', bytes: Buffer.byteLength(json) });
+  return { dataset: city.dataset, files };
+}

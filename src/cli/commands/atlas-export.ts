@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { exportAtlas } from '../../atlas/atlas-export.js';
+import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
+import { ValidationError } from '../../errors.js';
+import type { Command } from '../command.js';
+
+const USAGE = `Usage: svc atlas export --data DIR --city ID --out DIR
+
+Exports the city's precomputed figures (svc precompute) as files a GIS opens, into the --out directory: one
+Cloud-Optimized GeoTIFF per figure, named after the statistics field it holds (air_rating.tif, air_score.tif,
+air_good_pct.tif, wind_rating.tif, wind_score.tif, thermal_rating.tif, thermal_score.tif,
+thermal_summer_night_mean_utci_c.tif: float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), and
+atlas.json (the figures with units and meanings, the dataset, reference year, and the share of the outdoor area in each
+rating and score band). Files are replaced whole; an interrupted export leaves none half-written.
+Cities: ${streetLevelCities().map((c) => c.id).join(', ')}.`;
+
+/** `svc atlas export`. */
+export const atlasExportCommand: Command = {
+  path: ['atlas', 'export'],
+  summary: 'Export a city\'s precomputed figures as Cloud-Optimized GeoTIFFs and atlas.json',
+  usage: USAGE,
+  async run(args) {
+    const { values } = parseArgs({
+      args, strict: true, options: { data: { type: 'string' }, city: { type: 'string' }, out: { type: 'string' } },
+    });
+    if (!values.data) throw new ValidationError('--data DIR is required.');
+    if (!values.city) throw new ValidationError('--city ID is required.');
+    if (!values.out) throw new ValidationError('--out DIR is required.');
+    const city = getCity(values.city);
+    if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
+    const started = performance.now();
+    const result = await exportAtlas(resolve(values.data), city, resolve(values.out));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const total = result.files.reduce((n, f) => n + f.bytes, 0);
+    console.log(`Exported ${result.files.length} files (${(total / 1e6).toFixed(1)} MB) of ${result.dataset} in ${seconds} s -> ${resolve(values.out)}`);
+    for (const f of result.files) console.log(`  ${f.file.padEnd(40)} ${(f.bytes / 1024).toFixed(0).padStart(8)} KB`);
+    return 0;
+  },
+};

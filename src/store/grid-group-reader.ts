@@ -1,0 +1,72 @@
+/**
+ * Reads a grid group written by grid-group-writer.ts (the whole-city precompute's result grids): its group attributes
+ * and each 2-D float32 grid (NaN = no value), from a local directory. Missing group: undefined. A group that exists but
+ * cannot be read as written (no consolidated metadata, a grid of another shape or type, a chunk that does not decode)
+ * is a `DatasetError` naming the file.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatasetError } from '../errors.js';
+import { createChunkCodec, type StorageCodecs } from './codecs.js';
+
+/** An opened grid group. */
+export interface GridGroup {
+  readonly dir: string;
+  readonly attrs: Readonly<Record<string, unknown>>;
+  /** Names of the 2-D grids (coordinates excluded), in the group's order. */
+  readonly grids: readonly string[];
+  /** Grid `name`: ny × nx float32, row-major, north-up. */
+  read(name: string): Promise<Float32Array>;
+}
+
+interface ZarrayMeta extends StorageCodecs {
+  readonly shape: readonly number[];
+  readonly chunks: readonly number[];
+  readonly dtype: string;
+}
+
+/** Opens the group at `dir`, expecting grids of `ny` × `nx` cells; undefined when the directory holds no group. */
+export async function openGridGroup(dir: string, ny: number, nx: number): Promise<GridGroup | undefined> {
+  const metaPath = join(dir, '.zmetadata');
+  const text = await readFile(metaPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    throw new DatasetError(`${metaPath} cannot be read (${e.code ?? e.message}).`);
+  });
+  if (text === undefined) return undefined;
+  let metadata: Record<string, unknown>;
+  try {
+    metadata = (JSON.parse(text) as { metadata: Record<string, unknown> }).metadata;
+    if (typeof metadata !== 'object' || metadata === null) throw new Error('no metadata');
+  } catch {
+    throw new DatasetError(`${metaPath} is not the consolidated metadata of a grid group.`);
+  }
+  const arrays = new Map<string, ZarrayMeta>();
+  for (const [key, value] of Object.entries(metadata)) {
+    const m = /^([^/]+)\/\.zarray$/.exec(key);
+    if (m !== null && (value as ZarrayMeta).shape.length === 2) arrays.set(m[1]!, value as ZarrayMeta);
+  }
+  for (const [name, meta] of arrays) {
+    const [rows, cols] = meta.shape;
+    if (rows !== ny || cols !== nx || meta.dtype !== '<f4' || meta.chunks[0] !== ny || meta.chunks[1] !== nx) {
+      throw new DatasetError(`Grid '${name}' of ${dir} is ${meta.shape.join(' × ')} ${meta.dtype}, not ${ny} × ${nx} <f4.`);
+    }
+  }
+  return {
+    dir,
+    attrs: (metadata['.zattrs'] ?? {}) as Record<string, unknown>,
+    grids: [...arrays.keys()],
+    async read(name) {
+      const meta = arrays.get(name);
+      if (meta === undefined) throw new DatasetError(`${dir} holds no grid '${name}'.`);
+      const path = join(dir, name, '0', '0');
+      const codec = await createChunkCodec(meta, 4);
+      try {
+        const bytes = await codec.decode(new Uint8Array(await readFile(path)));
+        if (bytes.byteLength !== ny * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
+        return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      } catch (cause) {
+        throw new DatasetError(`${path} cannot be read as ${ny} × ${nx} float32 (${(cause as Error).message}).`);
+      }
+    },
+  };
+}

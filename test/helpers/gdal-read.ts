@@ -1,0 +1,68 @@
+/**
+ * Reads a GeoTIFF with Debian's GDAL (python3-gdal under /usr/bin/python3), as GIS software would: georeferencing,
+ * overviews, band description, unit, nodata, metadata, the COG validator's verdict, and band 1 as float32 values.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+
+const PYTHON = '/usr/bin/python3';
+
+/** True where the GDAL Python bindings and the COG validator are installed. */
+export const hasGdalPython = spawnSync(PYTHON, ['-c',
+  'from osgeo import gdal; from osgeo_utils.samples import validate_cloud_optimized_geotiff'], { encoding: 'utf8' }).status === 0;
+
+/** What GDAL reports of a GeoTIFF. */
+export interface GdalView {
+  readonly epsg: string | null;
+  readonly geotransform: number[];
+  readonly size: [number, number];
+  readonly block: [number, number];
+  readonly overviews: [number, number][];
+  readonly description: string;
+  readonly unit: string;
+  readonly nodata: number | null;
+  readonly metadata: Record<string, string>;
+  readonly cogErrors: string[];
+  readonly cogWarnings: string[];
+  /** Band 1, row-major. */
+  readonly values: Float32Array;
+  /** Band 1's first overview, row-major (empty without overviews). */
+  readonly overview: Float32Array;
+}
+
+const SCRIPT = `
+import json, sys
+from osgeo import gdal, osr
+from osgeo_utils.samples import validate_cloud_optimized_geotiff as cog
+gdal.UseExceptions()
+path, raw = sys.argv[1], sys.argv[2]
+ds = gdal.Open(path)
+b = ds.GetRasterBand(1)
+srs = osr.SpatialReference(wkt=ds.GetProjection())
+srs.AutoIdentifyEPSG()
+warnings, errors, _ = cog.validate(path, full_check=True)
+b.ReadAsArray().astype('<f4').tofile(raw)
+(b.GetOverview(0).ReadAsArray().astype('<f4') if b.GetOverviewCount() else b.ReadAsArray()[:0]).tofile(raw + '.ovr')
+print(json.dumps({
+  'epsg': srs.GetAuthorityCode(None), 'geotransform': list(ds.GetGeoTransform()),
+  'size': [ds.RasterXSize, ds.RasterYSize], 'block': b.GetBlockSize(),
+  'overviews': [[b.GetOverview(i).XSize, b.GetOverview(i).YSize] for i in range(b.GetOverviewCount())],
+  'description': b.GetDescription(), 'unit': b.GetUnitType(), 'nodata': b.GetNoDataValue(),
+  'metadata': ds.GetMetadata(), 'cogErrors': errors, 'cogWarnings': warnings}))
+`;
+
+/** Reads `path` through GDAL. */
+export function gdalRead(path: string): GdalView {
+  const raw = `${path}.values.bin`;
+  const floats = (file: string): Float32Array => {
+    const bytes = readFileSync(file);
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  };
+  try {
+    const out = execFileSync(PYTHON, ['-c', SCRIPT, path, raw], { encoding: 'utf8' });
+    return { ...(JSON.parse(out) as Omit<GdalView, 'values' | 'overview'>), values: floats(raw), overview: floats(`${raw}.ovr`) };
+  } finally {
+    rmSync(raw, { force: true });
+    rmSync(`${raw}.ovr`, { force: true });
+  }
+}
