@@ -7,14 +7,15 @@
 //   monotone decoding, so it is read off the largest raw values.
 // Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute-publish.ts).
 import {
-  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING,
-  CR_AIR_SUBSCORE, CR_COUNT, CR_NIGHT_MEAN, CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_WIND,
-  CR_WIND_RATING, CR_WIND_SCORE, M_UCOMFORT, M_UGUST, paddedCells, PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+  B_SUMMER_NIGHT, BUCKETS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR, CR_AIR_GOOD_PCT,
+  CR_AIR_MEAN, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT, CR_COUNT, CR_NIGHT_MEAN, CR_SUMMER_DAY_COMFORT,
+  CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_WIND, CR_WIND_CALM, CR_WIND_EXCEED, CR_WIND_RATING,
+  CR_WIND_SCORE, CR_WIND_WORST, M_UCOMFORT, M_UGUST, paddedCells, PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
 } from './_cells_layout';
 import { maxima, sums, totals } from './_cells_state';
 import {
   METRIC_AIR, METRIC_THERMAL, METRIC_WIND, P_LADDER_SLOTS, P_OFFSET, P_OUTDOOR, P_SCALE, P_SEASON, P_SEASON_SLOTS,
-  P_WHO, P_WIND_MISC,
+  P_SUMMER, P_WHO, P_WIND_MISC,
 } from './_layout';
 import { cfMean, interpolate, meanOr, param, put, sharePct } from './_numeric';
 import { thAt } from './_scalar';
@@ -38,6 +39,7 @@ function finishAir(state: usize, n: usize, c: i32, params: usize, out: usize): v
     const count = total(state, n, C_AIR_N + p, c);
     const mean = count > 0 ? load<f64>(sums(state, n, S_AIR + p) + (<usize>c << 3)) / <f64>count : NaN;
     const ladder = params + (<usize>(P_WHO + p * P_LADDER_SLOTS) << 3);
+    put(out, CR_AIR_MEAN + p, mean);
     put(out, CR_AIR_SUBSCORE + p, isNaN(mean) ? NaN : interpolate(ladder, mean));
   }
 }
@@ -57,6 +59,11 @@ function finishWind(state: usize, n: usize, c: i32, th: usize, params: usize, ou
   }
   put(out, CR_WIND_SCORE, score);
   put(out, CR_WIND_RATING, min(score, worstMomentScore(worst, params)));
+  put(out, CR_WIND_WORST, worst);
+  // Shares as the statistics kernel forms them: count × 100 / valid hours; Calm is every valid hour below the
+  // "slightly windy" threshold (class 1), the complement of exceedance 1 (class 2 or worse).
+  for (let k = 0; k < 5; k++) put(out, CR_WIND_EXCEED + k, (<f64>total(state, n, C_EXCEED + k, c) * 100) / <f64>valid);
+  put(out, CR_WIND_CALM, (<f64>(valid - total(state, n, C_EXCEED + 1, c)) * 100) / <f64>valid);
 }
 
 /** Thermal figures of cell `c`: rating (weakest outdoor daytime comfortable share / 10), season subscores, night mean. */
@@ -79,6 +86,18 @@ function finishThermal(state: usize, n: usize, c: i32, params: usize, out: usize
   put(out, CR_THERMAL, rated ? 1 : 0);
   if (!rated) return;
   put(out, CR_THERMAL_RATING, weakest / 10);
+  const summer = C_THERMAL + <i32>param(params, P_SUMMER) * THERMAL_COUNTS;
+  const summerDay = <f64>total(state, n, summer, c);
+  const summerComfort = <f64>(total(state, n, summer + 1, c) - total(state, n, summer + 2, c));
+  put(out, CR_SUMMER_DAY_COMFORT, sharePct(summerComfort, summerDay));
+  // Every hour with data, day or night: the buckets together.
+  let hours = 0, comfortable = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    const k = C_THERMAL + b * THERMAL_COUNTS;
+    hours += total(state, n, k, c);
+    comfortable += total(state, n, k + 1, c) - total(state, n, k + 2, c);
+  }
+  put(out, CR_COMFORT_PCT, (<f64>comfortable * 100) / <f64>hours);
   const nightHours = <f64>total(state, n, C_THERMAL + B_SUMMER_NIGHT * THERMAL_COUNTS, c);
   put(out, CR_NIGHT_MEAN, meanOr(load<f64>(sums(state, n, S_NIGHT) + (<usize>c << 3)), nightHours));
 }

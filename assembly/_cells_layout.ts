@@ -67,8 +67,17 @@ export const CR_THERMAL: i32 = 9;
 export const CR_THERMAL_RATING: i32 = 10;
 export const CR_THERMAL_SUBSCORE: i32 = 11;
 export const CR_NIGHT_MEAN: i32 = 15;
+/** Air: annual mean concentration per pollutant (3), µg/m3. */
+export const CR_AIR_MEAN: i32 = 16;
+/** Wind: share of valid hours beyond each exceedance threshold (5), %; Calm share, %; windiest effective speed. */
+export const CR_WIND_EXCEED: i32 = 19;
+export const CR_WIND_CALM: i32 = 24;
+export const CR_WIND_WORST: i32 = 25;
+/** Thermal: comfortable share of summer daytime hours, %; comfortable share of every hour with data, %. */
+export const CR_SUMMER_DAY_COMFORT: i32 = 26;
+export const CR_COMFORT_PCT: i32 = 27;
 /** Results per cell. */
-export const CR_COUNT: i32 = 16;
+export const CR_COUNT: i32 = 28;
 
 /** Cells rounded up to whole groups of 8 (the per-cell state arrays' length). */
 @inline export function paddedCells(cells: i32): i32 {
@@ -85,7 +94,8 @@ const LAYOUT: StaticArray<i32> = [
   PT_AIR, PT_WIND, PT_THERMAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
   B_SUMMER_NIGHT, THERMAL_COUNTS, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_COUNT, S_AIR, S_NIGHT, S_COUNT,
   CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL,
-  CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_COUNT,
+  CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST,
+  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_COUNT,
 ];
 
 /** A checksum of every layout constant, compared by the loader against its mirror. */

@@ -5,6 +5,7 @@
  * cells. Figures the precompute does not write are not listed.
  */
 import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import { WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
 
 /** The metric block a figure belongs to. */
 export type AtlasBlock = 'air' | 'wind' | 'thermal';
@@ -25,6 +26,17 @@ export interface AtlasFigure {
 
 const RATING = 'out of 10';
 
+const POLLUTANT_LABELS = { no2: 'NO2', pm25: 'PM2.5', pm10: 'PM10' } as const;
+
+/** What each exceedance threshold is (docs/statistics.md, wind block). */
+const EXCEEDANCE_MEANINGS: Readonly<Record<WindExceedanceKey, string>> = {
+  above_frequent_sitting: 'with a mean speed above 2.5 m/s (too windy for frequent sitting)',
+  slightly_windy_or_worse: 'Slightly windy or worse (class 2 and above)',
+  windy_or_worse: 'Windy or worse (class 3 and above)',
+  very_windy_or_worse: 'Very windy or worse (class 4 and above)',
+  danger: 'in the Danger class (5)',
+};
+
 /** Every figure, in export order. */
 export const ATLAS_FIGURES: readonly AtlasFigure[] = [
   { grid: 'air_rating', field: 'air.rating', block: 'air', unit: RATING, resampling: 'average',
@@ -43,6 +55,24 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
     meaning: 'Thermal comfort score: the lowest season score of the acceptable daytime share.' },
   { grid: 'summer_night_mean_utci_c', field: 'thermal.summer_night_mean_utci_c', block: 'thermal', unit: '°C',
     resampling: 'average', meaning: 'Mean UTCI of the summer night hours.' },
+  ...(['no2', 'pm25', 'pm10'] as const).map((p): AtlasFigure => ({
+    grid: `air_annual_mean_ugm3_${p}`, field: `air.annual_mean_ugm3.${p}`, block: 'air', unit: 'µg/m3',
+    resampling: 'average', meaning: `Annual mean concentration of ${POLLUTANT_LABELS[p]}.`,
+  })),
+  { grid: 'air_limiting_pollutant', field: 'air.limiting_pollutant', block: 'air', unit: '', resampling: 'nearest',
+    meaning: 'The pollutant that sets the air score, coded 1 NO2, 2 PM2.5, 3 PM10.' },
+  { grid: 'wind_calm_pct', field: 'wind.calm_pct', block: 'wind', unit: '%', resampling: 'average',
+    meaning: 'Share of the valid hours in the Calm class (mean speed below 4 m/s, gusts below 10 m/s).' },
+  ...WIND_EXCEEDANCE_KEYS.map((k): AtlasFigure => ({
+    grid: `wind_exceedance_pct_${k}`, field: `wind.exceedance_pct.${k}`, block: 'wind', unit: '%',
+    resampling: 'average', meaning: `Share of the valid hours ${EXCEEDANCE_MEANINGS[k]}.`,
+  })),
+  { grid: 'wind_worst_moment_ms', field: 'wind.worst_moment_ms', block: 'wind', unit: 'm/s', resampling: 'average',
+    meaning: 'The windiest hour: its effective speed, the larger of the mean speed and 0.8 × the gust.' },
+  { grid: 'thermal_summer_day_comfort_pct', field: 'thermal.summer_day_comfort_pct', block: 'thermal', unit: '%',
+    resampling: 'average', meaning: 'Comfortable share (UTCI 9–26 °C) of the summer daytime hours.' },
+  { grid: 'thermal_comfort_pct', field: 'thermal.comfort_pct', block: 'thermal', unit: '%', resampling: 'average',
+    meaning: 'Comfortable share (UTCI 9–26 °C) of every hour with data, day and night.' },
 ];
 
 /** The file a figure is exported as: its field with dots as underscores, `.tif`. */

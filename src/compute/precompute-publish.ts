@@ -9,10 +9,18 @@ import { DatasetError } from '../errors.js';
 import { firstMinIndex, roundHalfUp } from '../stats/numeric.js';
 import { CELL_ROW } from './precompute-layout.js';
 
-/** The grids the precompute writes, in order. NaN where a cell is a building or the metric is not modelled. */
+/**
+ * The grids the precompute writes, in order. NaN where a cell is a building or the metric is not modelled. Each holds
+ * one field of the statistics envelope (src/atlas/atlas-figures.ts names it); `air_limiting_pollutant` codes
+ * `air.limiting_pollutant` as 1 NO2, 2 PM2.5, 3 PM10.
+ */
 export const PRECOMPUTE_GRIDS = [
   'air_rating', 'air_score', 'air_good_pct', 'wind_rating', 'wind_score', 'thermal_rating', 'thermal_score',
   'summer_night_mean_utci_c',
+  'air_annual_mean_ugm3_no2', 'air_annual_mean_ugm3_pm25', 'air_annual_mean_ugm3_pm10', 'air_limiting_pollutant',
+  'wind_calm_pct', 'wind_exceedance_pct_above_frequent_sitting', 'wind_exceedance_pct_slightly_windy_or_worse',
+  'wind_exceedance_pct_windy_or_worse', 'wind_exceedance_pct_very_windy_or_worse', 'wind_exceedance_pct_danger',
+  'wind_worst_moment_ms', 'thermal_summer_day_comfort_pct', 'thermal_comfort_pct',
 ] as const;
 /** One precomputed grid's name. */
 export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
@@ -39,31 +47,50 @@ function rounded1(v: number): number | null {
   return Number.isNaN(v) ? null : roundHalf1(v);
 }
 
-/** The lowest of `count` rounded subscores from slot `at`, NaN when all are null. */
-function lowestRounded(r: Float64Array, at: number, count: number): number {
+/** Index of the first lowest of `count` rounded subscores from slot `at`, −1 when all are null. */
+function lowestRoundedIndex(r: Float64Array, at: number, count: number): number {
   const subscores: (number | null)[] = [];
   for (let i = 0; i < count; i++) subscores.push(rounded1(r[at + i]));
-  const index = firstMinIndex(subscores);
-  return index < 0 ? Number.NaN : (subscores[index] as number);
+  return firstMinIndex(subscores);
 }
+
+/** The lowest of `count` rounded subscores from slot `at`, NaN when all are null. */
+function lowestRounded(r: Float64Array, at: number, count: number): number {
+  const index = lowestRoundedIndex(r, at, count);
+  return index < 0 ? Number.NaN : (rounded1(r[at + index]) as number);
+}
+
+/** Exceedance grids in the order of the kernel's thresholds (`WIND_EXCEEDANCE_KEYS`). */
+const EXCEEDANCE_GRIDS = [
+  'wind_exceedance_pct_above_frequent_sitting', 'wind_exceedance_pct_slightly_windy_or_worse',
+  'wind_exceedance_pct_windy_or_worse', 'wind_exceedance_pct_very_windy_or_worse', 'wind_exceedance_pct_danger',
+] as const;
+const AIR_MEAN_GRIDS = ['air_annual_mean_ugm3_no2', 'air_annual_mean_ugm3_pm25', 'air_annual_mean_ugm3_pm10'] as const;
 
 /** Writes the grid values of the cell whose result row starts at `row` in `r` to index `at` of every grid. */
 export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids, at: number): void {
   if (r[row + CELL_ROW.AIR] === 1) {
-    const score = lowestRounded(r, row + CELL_ROW.AIR_SUBSCORE, 3);
-    if (Number.isNaN(score)) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
+    const limiting = lowestRoundedIndex(r, row + CELL_ROW.AIR_SUBSCORE, 3);
+    if (limiting < 0) throw new DatasetError('Air aggregates grade hours but hold no pollutant concentration.');
     grids.air_rating[at] = roundHalf1(r[row + CELL_ROW.AIR_RATING]);
-    grids.air_score[at] = score;
+    grids.air_score[at] = rounded1(r[row + CELL_ROW.AIR_SUBSCORE + limiting]) as number;
     grids.air_good_pct[at] = roundHalf1(r[row + CELL_ROW.AIR_GOOD_PCT]);
+    grids.air_limiting_pollutant[at] = limiting + 1;
+    AIR_MEAN_GRIDS.forEach((g, p) => (grids[g][at] = rounded1(r[row + CELL_ROW.AIR_MEAN + p]) ?? Number.NaN));
   }
   if (r[row + CELL_ROW.WIND] === 1) {
     grids.wind_rating[at] = roundHalf1(r[row + CELL_ROW.WIND_RATING]);
     grids.wind_score[at] = roundHalf1(r[row + CELL_ROW.WIND_SCORE]);
+    grids.wind_calm_pct[at] = roundHalf1(r[row + CELL_ROW.WIND_CALM]);
+    EXCEEDANCE_GRIDS.forEach((g, k) => (grids[g][at] = roundHalf1(r[row + CELL_ROW.WIND_EXCEED + k])));
+    grids.wind_worst_moment_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_WORST], 2);
   }
   if (r[row + CELL_ROW.THERMAL] === 1) {
     grids.thermal_rating[at] = roundHalf1(r[row + CELL_ROW.THERMAL_RATING]);
     grids.thermal_score[at] = lowestRounded(r, row + CELL_ROW.THERMAL_SUBSCORE, 4);
     grids.summer_night_mean_utci_c[at] = rounded1(r[row + CELL_ROW.NIGHT_MEAN]) ?? Number.NaN;
+    grids.thermal_summer_day_comfort_pct[at] = rounded1(r[row + CELL_ROW.SUMMER_DAY_COMFORT]) ?? Number.NaN;
+    grids.thermal_comfort_pct[at] = roundHalf1(r[row + CELL_ROW.COMFORT_PCT]);
   }
 }
 

@@ -5,7 +5,9 @@
  * precompute kernel (precompute-row.ts) is differentially tested against it, and the precompute benchmark compares the
  * two. Each chunk of every field is read once.
  */
+import { POLLUTANTS } from '../classification/belaqi.js';
 import type { Calendar } from '../stats/calendar.js';
+import { WIND_EXCEEDANCE_KEYS } from '../stats/scoring.js';
 import type { CfEncoding, HourlyField } from '../store/dataset-types.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import { datasetEncodings } from './kernel-run.js';
@@ -40,6 +42,13 @@ export function cellGridValuesPerCell(
   grids.thermal_rating[at] = num(thermal, 'rating');
   grids.thermal_score[at] = num(thermal, 'score');
   grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
+  for (const p of POLLUTANTS) grids[`air_annual_mean_ugm3_${p}`][at] = num(air?.annual_mean_ugm3, p);
+  grids.air_limiting_pollutant[at] = air === undefined ? Number.NaN : POLLUTANTS.indexOf(air.limiting_pollutant) + 1;
+  grids.wind_calm_pct[at] = num(wind, 'calm_pct');
+  for (const k of WIND_EXCEEDANCE_KEYS) grids[`wind_exceedance_pct_${k}`][at] = num(wind?.exceedance_pct, k);
+  grids.wind_worst_moment_ms[at] = num(wind, 'worst_moment_ms');
+  grids.thermal_summer_day_comfort_pct[at] = num(thermal, 'summer_day_comfort_pct');
+  grids.thermal_comfort_pct[at] = num(thermal, 'comfort_pct');
 }
 
 /** Computes every outdoor cell of chunk row `chunkRow`, one statistics-kernel computation per cell. */

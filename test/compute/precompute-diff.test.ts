@@ -17,12 +17,14 @@ import { emptyGrids, PRECOMPUTE_GRIDS, publishCell, type PrecomputeGrids } from 
 import { cellGridValuesPerCell } from '../../src/compute/precompute-row-per-cell.js';
 import { loadStatsKernel, type StatsKernel } from '../../src/compute/stats-kernel.js';
 import type { Calendar } from '../../src/stats/calendar.js';
-import { buildCalendar } from '../../src/stats/calendar.js';
+import { buildCalendar, SEASONS } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';
 import { createRandom } from '../../src/util/random.js';
 import {
   calendarFor, EXACT_ENCODINGS, makeBlock, ODD_FILL_ENCODINGS, type BlockRecipe, type Encodings, type RawBlock,
 } from './kernel-fixtures.js';
+
+const SUMMER = SEASONS.indexOf('summer');
 
 /** Fixed seed: the properties explore many inputs but every run is the same run. */
 const RUNS = { numRuns: 80, seed: 20_240_229 };
@@ -169,11 +171,18 @@ const FIGURES: readonly (readonly [flag: readonly [number, number], pairs: reado
   [[CELL_ROW.AIR, RESULTS.AIR + AIR_RESULT.PRESENT], [
     [CELL_ROW.AIR_GOOD_PCT, RESULTS.AIR + AIR_RESULT.GOOD_PCT], [CELL_ROW.AIR_RATING, RESULTS.AIR + AIR_RESULT.RATING],
     ...[0, 1, 2].map((p) => [CELL_ROW.AIR_SUBSCORE + p, RESULTS.AIR + AIR_RESULT.SUBSCORE + p] as const),
+    ...[0, 1, 2].map((p) => [CELL_ROW.AIR_MEAN + p, RESULTS.AIR + AIR_RESULT.MEAN + p] as const),
   ], ['no2', 'pm25', 'pm10']],
-  [[CELL_ROW.WIND, RESULTS.WIND + WIND_RESULT.PRESENT], [[CELL_ROW.WIND_SCORE, RESULTS.WIND + WIND_RESULT.SCORE], [CELL_ROW.WIND_RATING, RESULTS.WIND + WIND_RESULT.RATING]], ['ucomfort', 'ugust']],
+  [[CELL_ROW.WIND, RESULTS.WIND + WIND_RESULT.PRESENT], [
+    [CELL_ROW.WIND_SCORE, RESULTS.WIND + WIND_RESULT.SCORE], [CELL_ROW.WIND_RATING, RESULTS.WIND + WIND_RESULT.RATING],
+    [CELL_ROW.WIND_CALM, RESULTS.WIND + WIND_RESULT.DIST], [CELL_ROW.WIND_WORST, RESULTS.WIND + WIND_RESULT.WORST],
+    ...[0, 1, 2, 3, 4].map((k) => [CELL_ROW.WIND_EXCEED + k, RESULTS.WIND + WIND_RESULT.EXCEED + k] as const),
+  ], ['ucomfort', 'ugust']],
   [[CELL_ROW.THERMAL, RESULTS.THERMAL + THERMAL_RESULT.PRESENT], [
     [CELL_ROW.THERMAL_RATING, RESULTS.THERMAL + THERMAL_RESULT.RATING], [CELL_ROW.NIGHT_MEAN, RESULTS.THERMAL + THERMAL_RESULT.NIGHT_MEAN],
     ...[0, 1, 2, 3].map((s) => [CELL_ROW.THERMAL_SUBSCORE + s, RESULTS.THERMAL + THERMAL_RESULT.SUBSCORE + s] as const),
+    [CELL_ROW.SUMMER_DAY_COMFORT, RESULTS.THERMAL + THERMAL_RESULT.COMFORT + SUMMER],
+    [CELL_ROW.COMFORT_PCT, RESULTS.THERMAL + THERMAL_RESULT.COMFORT_PCT],
   ], ['utci']],
 ];
 

@@ -8,10 +8,9 @@ import type { Command } from '../command.js';
 const USAGE = `Usage: svc atlas export --data DIR --city ID --out DIR
 
 Exports the city's precomputed figures (svc precompute) as files a GIS opens, into the --out directory: one
-Cloud-Optimized GeoTIFF per figure, named after the statistics field it holds (air_rating.tif, air_score.tif,
-air_good_pct.tif, wind_rating.tif, wind_score.tif, thermal_rating.tif, thermal_score.tif,
-thermal_summer_night_mean_utci_c.tif: float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), and
-atlas.json (the figures with units and meanings, the dataset, reference year, and the share of the outdoor area in each
+Cloud-Optimized GeoTIFF per figure, named after the statistics field it holds with dots as underscores
+(air_rating.tif, air_annual_mean_ugm3_no2.tif, wind_exceedance_pct_danger.tif, thermal_comfort_pct.tif, ...:
+float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), and atlas.json (the figures with units and meanings, the dataset, reference year, and the share of the outdoor area in each
 rating and score band). Files are replaced whole; an interrupted export leaves none half-written.
 Cities: ${streetLevelCities().map((c) => c.id).join(', ')}.`;
 

@@ -13,8 +13,9 @@ import { parseCount, processConfig } from '../options.js';
 const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats URL]
 
 Computes point statistics for every outdoor cell of the city's dataset with all cores and writes the result grids
-(rating and score per metric, good-air share, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-
-readable), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
+(rating and score per metric, air shares, annual means and limiting pollutant, wind comfort shares and windiest hour,
+thermal comfort shares, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-readable; svc atlas export
+turns them into GeoTIFFs), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
 where it stopped. Restart the server afterwards so it picks the references up.
 With --nats URL the chunk rows are computed by the cluster's workers (svc worker) instead of local threads; this
 process plans, shows progress and writes the same output to DIR. Interrupted (this process or a worker), it resumes:
