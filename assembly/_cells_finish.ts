@@ -8,9 +8,11 @@
 // Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute-publish.ts).
 import {
   B_SUMMER_NIGHT, BUCKETS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR, CR_AIR_GOOD_PCT,
-  CR_AIR_MEAN, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT, CR_COUNT, CR_NIGHT_MEAN, CR_SUMMER_DAY_COMFORT,
-  CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_WIND, CR_WIND_CALM, CR_WIND_EXCEED, CR_WIND_RATING,
-  CR_WIND_SCORE, CR_WIND_WORST, M_UCOMFORT, M_UGUST, paddedCells, PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+  CR_AIR_MEAN, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT, CR_COUNT, CR_MAX_GUST, CR_NIGHT_MEAN,
+  CR_SUMMER_DAY_COMFORT, CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_UTCI_MAX, CR_UTCI_MEAN, CR_UTCI_MIN,
+  CR_WIND, CR_WIND_CALM, CR_WIND_EXCEED, CR_WIND_MEAN, CR_WIND_RATING, CR_WIND_SCORE, CR_WIND_WORST, M_GUST_ALL,
+  M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
+  THERMAL_COUNTS,
 } from './_cells_layout';
 import { maxima, sums, totals } from './_cells_state';
 import {
@@ -20,6 +22,16 @@ import {
 import { cfMean, interpolate, meanOr, param, put, sharePct } from './_numeric';
 import { thAt } from './_scalar';
 import { exceedanceScore, worstMomentScore } from './_wind';
+
+/** int16 maximum `k` of cell `c`. */
+@inline function maximum(state: usize, n: usize, k: i32, c: i32): i32 {
+  return <i32>load<i16>(maxima(state, n, k) + (<usize>c << 1));
+}
+
+/** f64 sum `k` of cell `c`. */
+@inline function sum(state: usize, n: usize, k: i32, c: i32): f64 {
+  return load<f64>(sums(state, n, k) + (<usize>c << 3));
+}
 
 /** int32 total `k` of cell `c`. */
 @inline function total(state: usize, n: usize, k: i32, c: i32): i32 {
@@ -64,9 +76,18 @@ function finishWind(state: usize, n: usize, c: i32, th: usize, params: usize, ou
   // "slightly windy" threshold (class 1), the complement of exceedance 1 (class 2 or worse).
   for (let k = 0; k < 5; k++) put(out, CR_WIND_EXCEED + k, (<f64>total(state, n, C_EXCEED + k, c) * 100) / <f64>valid);
   put(out, CR_WIND_CALM, (<f64>(valid - total(state, n, C_EXCEED + 1, c)) * 100) / <f64>valid);
+  put(out, CR_WIND_MEAN, sum(state, n, S_UCOMFORT, c) / <f64>valid);
+  // The largest gust of any hour with a gust value (fill values lie at or below the "has data" threshold).
+  const gustAll = maximum(state, n, M_GUST_ALL, c);
+  const hasGust = gustAll > thAt(th + (<usize>PT_WIND << 4), 1);
+  put(out, CR_MAX_GUST, hasGust ? cfMean(<i64>gustAll, 1, param(params, P_SCALE + 4), param(params, P_OFFSET + 4)) : NaN);
 }
 
-/** Thermal figures of cell `c`: rating (weakest outdoor daytime comfortable share / 10), season subscores, night mean. */
+/**
+ * Thermal figures of cell `c`: rating (weakest outdoor daytime comfortable share / 10), season subscores, night mean,
+ * comfortable shares, and the mean, lowest and highest UTCI (extremes decoded from the extreme raw values: decoding is
+ * monotone).
+ */
 function finishThermal(state: usize, n: usize, c: i32, params: usize, out: usize): void {
   const outdoor = <i32>param(params, P_OUTDOOR);
   let weakest = Infinity;
@@ -98,6 +119,10 @@ function finishThermal(state: usize, n: usize, c: i32, params: usize, out: usize
     comfortable += total(state, n, k + 1, c) - total(state, n, k + 2, c);
   }
   put(out, CR_COMFORT_PCT, (<f64>comfortable * 100) / <f64>hours);
+  const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
+  put(out, CR_UTCI_MEAN, sum(state, n, S_UTCI, c) / <f64>hours);
+  put(out, CR_UTCI_MIN, cfMean(<i64>~maximum(state, n, M_UTCI_NOT_MIN, c), 1, scale, offset));
+  put(out, CR_UTCI_MAX, cfMean(<i64>maximum(state, n, M_UTCI, c), 1, scale, offset));
   const nightHours = <f64>total(state, n, C_THERMAL + B_SUMMER_NIGHT * THERMAL_COUNTS, c);
   put(out, CR_NIGHT_MEAN, meanOr(load<f64>(sums(state, n, S_NIGHT) + (<usize>c << 3)), nightHours));
 }

@@ -42,14 +42,23 @@ export const BLOCK_HOURS: i32 = 32767;
 /** Per-cell int16 maxima: raw Ucomfort over all hours; raw Ugust over hours with a Ucomfort value (else −32768). */
 export const M_UCOMFORT: i32 = 0;
 export const M_UGUST: i32 = 1;
+/** Raw Ugust over all hours (the largest gust); raw UTCI over all hours; ~raw UTCI over hours with data (its minimum). */
+export const M_GUST_ALL: i32 = 2;
+export const M_UTCI: i32 = 3;
+export const M_UTCI_NOT_MIN: i32 = 4;
 /** Maxima per cell. */
-export const M_COUNT: i32 = 2;
+export const M_COUNT: i32 = 5;
 
-/** Per-cell f64 sums in hour order: physical concentration per pollutant (3), UTCI of summer night hours. */
+/**
+ * Per-cell f64 sums in hour order: physical concentration per pollutant (3), UTCI of summer night hours, Ucomfort of
+ * valid wind hours, UTCI of every hour with data.
+ */
 export const S_AIR: i32 = 0;
 export const S_NIGHT: i32 = 3;
+export const S_UCOMFORT: i32 = 4;
+export const S_UTCI: i32 = 5;
 /** Sums per cell. */
-export const S_COUNT: i32 = 4;
+export const S_COUNT: i32 = 6;
 
 // ---- Results: CR_COUNT f64 per cell, row-major by cell; NaN = null. Each metric starts with its "block exists" flag. ----
 
@@ -76,8 +85,14 @@ export const CR_WIND_WORST: i32 = 25;
 /** Thermal: comfortable share of summer daytime hours, %; comfortable share of every hour with data, %. */
 export const CR_SUMMER_DAY_COMFORT: i32 = 26;
 export const CR_COMFORT_PCT: i32 = 27;
+/** Wind: mean Ucomfort of valid hours, largest gust of any hour (m/s). Thermal: mean, lowest, highest UTCI (°C). */
+export const CR_WIND_MEAN: i32 = 28;
+export const CR_MAX_GUST: i32 = 29;
+export const CR_UTCI_MEAN: i32 = 30;
+export const CR_UTCI_MIN: i32 = 31;
+export const CR_UTCI_MAX: i32 = 32;
 /** Results per cell. */
-export const CR_COUNT: i32 = 28;
+export const CR_COUNT: i32 = 33;
 
 /** Cells rounded up to whole groups of 8 (the per-cell state arrays' length). */
 @inline export function paddedCells(cells: i32): i32 {
@@ -92,10 +107,11 @@ export function stateBytes(cells: i32): usize {
 /** Every layout constant in a fixed order (static data: the kernel never allocates). */
 const LAYOUT: StaticArray<i32> = [
   PT_AIR, PT_WIND, PT_THERMAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
-  B_SUMMER_NIGHT, THERMAL_COUNTS, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_COUNT, S_AIR, S_NIGHT, S_COUNT,
+  B_SUMMER_NIGHT, THERMAL_COUNTS, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN,
+  M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT,
   CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL,
   CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST,
-  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_COUNT,
+  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_COUNT,
 ];
 
 /** A checksum of every layout constant, compared by the loader against its mirror. */

@@ -3,8 +3,8 @@
 // offset to the hour, `th` is the precompute threshold table, counters count negatively (one −1 per hour that passes).
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_UCOMFORT, M_UGUST, PT_AIR, PT_THERMAL,
-  PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI,
+  M_UTCI_NOT_MIN, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, maxima, sums } from './_cells_state';
 import { param } from './_numeric';
@@ -46,19 +46,27 @@ export function airScalarHour(
 
 /**
  * Wind over cells [from, cells) of one hour: valid hours (Ucomfort has data), the five exceedances (Ucomfort beyond its
- * bound or, in a valid hour, Ugust beyond its bound), the largest raw Ucomfort and the largest raw Ugust of valid hours.
+ * bound or, in a valid hour, Ugust beyond its bound), the largest raw Ucomfort, the largest raw Ugust of valid hours
+ * and of all hours, and the Ucomfort sum of valid hours.
  */
-export function windScalarHour(from: i32, cells: i32, ru: usize, rg: usize, th: usize, state: usize, n: usize): void {
+export function windScalarHour(
+  from: i32, cells: i32, ru: usize, rg: usize, th: usize, params: usize, state: usize, n: usize,
+): void {
   const t = th + (<usize>PT_WIND << 4);
   const tu = thAt(t, 0);
   const valid = counters(state, n, C_WIND_N), exceed = counters(state, n, C_EXCEED);
-  const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST);
+  const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST), maxGA = maxima(state, n, M_GUST_ALL);
+  const sumU = sums(state, n, S_UCOMFORT);
+  const su = param(params, P_SCALE + 3), ou = param(params, P_OFFSET + 3);
   const stride = n << 1;
   for (let c = from; c < cells; c++) {
     const off = <usize>c << 1;
     const u = <i32>load<i16>(ru + off);
     const ok = u > tu;
-    const g = ok ? <i32>load<i16>(rg + off) : -32768;
+    const gust = <i32>load<i16>(rg + off);
+    store<i16>(maxGA + off, <i16>max(<i32>load<i16>(maxGA + off), gust));
+    addValue(sumU + (<usize>c << 3), u, tu, su, ou);
+    const g = ok ? gust : -32768;
     tick(valid + off, ok);
     for (let k = 0; k < 5; k++) {
       tick(exceed + <usize>k * stride + off, u > thAt(t, 2 + 2 * k) || g > thAt(t, 3 + 2 * k));
@@ -78,13 +86,17 @@ export function thermalScalarHour(
   const t = th + (<usize>PT_THERMAL << 4);
   const k = counters(state, n, C_THERMAL + bucket * THERMAL_COUNTS);
   const stride = n << 1;
-  const night = sums(state, n, S_NIGHT);
+  const night = sums(state, n, S_NIGHT), all = sums(state, n, S_UTCI);
+  const maxT = maxima(state, n, M_UTCI), notMin = maxima(state, n, M_UTCI_NOT_MIN);
   const t0 = thAt(t, 0);
   const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
   for (let c = from; c < cells; c++) {
     const off = <usize>c << 1;
     const v = <i32>load<i16>(rt + off);
     for (let j = 0; j < THERMAL_COUNTS; j++) tick(k + <usize>j * stride + off, v > thAt(t, j));
+    store<i16>(maxT + off, <i16>max(<i32>load<i16>(maxT + off), v));
+    if (v > t0) store<i16>(notMin + off, <i16>max(<i32>load<i16>(notMin + off), ~v));
+    addValue(all + (<usize>c << 3), v, t0, scale, offset);
     if (bucket == B_SUMMER_NIGHT) addValue(night + (<usize>c << 3), v, t0, scale, offset);
   }
 }

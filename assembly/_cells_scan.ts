@@ -10,8 +10,9 @@
 // Counters live in int16 lanes for at most BLOCK_HOURS hours, then are added into int32 totals.
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_UCOMFORT, M_UGUST,
-  paddedCells, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, THERMAL_COUNTS,
+  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT,
+  M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
+  THERMAL_COUNTS,
 } from './_cells_layout';
 import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scalar';
 import { counters, flushCounters, maxima, resetState, sums } from './_cells_state';
@@ -77,16 +78,23 @@ function airSimd(
   }
 }
 
-/** Wind for hours [h0, h1): valid hours, the five exceedances and the two maxima per group of 8 cells. */
-function windSimd(h0: i32, h1: i32, cells: i32, ru: usize, rg: usize, th: usize, state: usize, n: usize): void {
+/**
+ * Wind for hours [h0, h1): valid hours, the five exceedances and the three maxima per group of 8 cells, then the
+ * Ucomfort sum of valid hours.
+ */
+function windSimd(
+  h0: i32, h1: i32, cells: i32, ru: usize, rg: usize, th: usize, params: usize, state: usize, n: usize,
+): void {
   const groups = cells >> 3;
   const rowBytes = <usize>cells << 1;
   const t = th + (<usize>PT_WIND << 4);
   const valid = counters(state, n, C_WIND_N);
   const e0 = counters(state, n, C_EXCEED), e1 = counters(state, n, C_EXCEED + 1), e2 = counters(state, n, C_EXCEED + 2);
   const e3 = counters(state, n, C_EXCEED + 3), e4 = counters(state, n, C_EXCEED + 4);
-  const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST);
+  const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST), maxGA = maxima(state, n, M_GUST_ALL);
   const flip = i16x8.splat(-32768);
+  const tu = <f64>thAt(t, 0), su = param(params, P_SCALE + 3), ou = param(params, P_OFFSET + 3);
+  const sumU = sums(state, n, S_UCOMFORT);
   for (let h = h0; h < h1; h++) {
     const row = <usize>h * rowBytes;
     const pu = ru + row, pg = rg + row;
@@ -94,8 +102,10 @@ function windSimd(h0: i32, h1: i32, cells: i32, ru: usize, rg: usize, th: usize,
       const off = <usize>g << 4;
       const u = v128.load(pu + off);
       const ok = i16x8.gt_s(u, v128.load(t));
+      const gust = v128.load(pg + off);
+      v128.store(maxGA + off, i16x8.max_s(v128.load(maxGA + off), gust));
       // A valid hour keeps its gust (min with 32767); any other hour's gust becomes −32768, which passes no bound.
-      const gu = i16x8.min_s(v128.load(pg + off), v128.xor(ok, flip));
+      const gu = i16x8.min_s(gust, v128.xor(ok, flip));
       tick(valid + off, ok);
       tick(e0 + off, v128.or(i16x8.gt_s(u, v128.load(t, 32)), i16x8.gt_s(gu, v128.load(t, 48))));
       tick(e1 + off, v128.or(i16x8.gt_s(u, v128.load(t, 64)), i16x8.gt_s(gu, v128.load(t, 80))));
@@ -105,11 +115,15 @@ function windSimd(h0: i32, h1: i32, cells: i32, ru: usize, rg: usize, th: usize,
       v128.store(maxU + off, i16x8.max_s(v128.load(maxU + off), u));
       v128.store(maxG + off, i16x8.max_s(v128.load(maxG + off), gu));
     }
-    if (groups << 3 < cells) windScalarHour(groups << 3, cells, pu, pg, th, state, n);
+    sumRow(pu, groups, tu, su, ou, sumU);
+    if (groups << 3 < cells) windScalarHour(groups << 3, cells, pu, pg, th, params, state, n);
   }
 }
 
-/** UTCI for hours [h0, h1): the five counts of each hour's calendar bucket, and the summer night sums. */
+/**
+ * UTCI for hours [h0, h1): the five counts of each hour's calendar bucket, the largest raw value and the complement of
+ * the smallest of the hours with data, the sum of every hour with data and the summer night sums.
+ */
 function thermalSimd(
   h0: i32, h1: i32, cells: i32, rt: usize, bucket: usize, th: usize, params: usize, state: usize, n: usize,
 ): void {
@@ -119,7 +133,9 @@ function thermalSimd(
   const stride = n << 1;
   const t0 = <f64>thAt(t, 0);
   const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
-  const night = sums(state, n, S_NIGHT);
+  const night = sums(state, n, S_NIGHT), all = sums(state, n, S_UTCI);
+  const maxT = maxima(state, n, M_UTCI), notMin = maxima(state, n, M_UTCI_NOT_MIN);
+  const none = i16x8.splat(-32768);
   for (let h = h0; h < h1; h++) {
     const b = <i32>load<u8>(bucket + <usize>h);
     const k = counters(state, n, C_THERMAL + b * THERMAL_COUNTS);
@@ -127,12 +143,17 @@ function thermalSimd(
     for (let g = 0; g < groups; g++) {
       const off = <usize>g << 4;
       const v = v128.load(pt + off);
-      tick(k + off, i16x8.gt_s(v, v128.load(t)));
+      const ok = i16x8.gt_s(v, v128.load(t));
+      tick(k + off, ok);
+      v128.store(maxT + off, i16x8.max_s(v128.load(maxT + off), v));
+      // ~v reverses the order without overflow; hours without data contribute −32768, the identity of max.
+      v128.store(notMin + off, i16x8.max_s(v128.load(notMin + off), v128.bitselect(v128.not(v), none, ok)));
       tick(k + stride + off, i16x8.gt_s(v, v128.load(t, 16)));
       tick(k + 2 * stride + off, i16x8.gt_s(v, v128.load(t, 32)));
       tick(k + 3 * stride + off, i16x8.gt_s(v, v128.load(t, 48)));
       tick(k + 4 * stride + off, i16x8.gt_s(v, v128.load(t, 64)));
     }
+    sumRow(pt, groups, t0, scale, offset, all);
     if (b == B_SUMMER_NIGHT) sumRow(pt, groups, t0, scale, offset, night);
     if (groups << 3 < cells) thermalScalarHour(groups << 3, cells, pt, b, th, params, state, n);
   }
@@ -160,11 +181,11 @@ export function scanChunk(
     }
     if ((ucomfort | ugust) != 0) {
       if (ASC_FEATURE_SIMD) {
-        windSimd(h0, h1, cells, ucomfort, ugust, th, state, n);
+        windSimd(h0, h1, cells, ucomfort, ugust, th, params, state, n);
       } else {
         for (let h = h0; h < h1; h++) {
           const row = <usize>h * rowBytes;
-          windScalarHour(0, cells, ucomfort + row, ugust + row, th, state, n);
+          windScalarHour(0, cells, ucomfort + row, ugust + row, th, params, state, n);
         }
       }
     }

@@ -69,10 +69,20 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
   })),
   { grid: 'wind_worst_moment_ms', field: 'wind.worst_moment_ms', block: 'wind', unit: 'm/s', resampling: 'average',
     meaning: 'The windiest hour: its effective speed, the larger of the mean speed and 0.8 × the gust.' },
+  { grid: 'wind_mean_ucomfort_ms', field: 'wind.mean_ucomfort_ms', block: 'wind', unit: 'm/s', resampling: 'average',
+    meaning: 'Mean wind speed at pedestrian height (Ucomfort) over the valid hours.' },
+  { grid: 'wind_max_gust_ms', field: 'wind.max_gust_ms', block: 'wind', unit: 'm/s', resampling: 'average',
+    meaning: 'The strongest gust of the year.' },
   { grid: 'thermal_summer_day_comfort_pct', field: 'thermal.summer_day_comfort_pct', block: 'thermal', unit: '%',
     resampling: 'average', meaning: 'Comfortable share (UTCI 9–26 °C) of the summer daytime hours.' },
   { grid: 'thermal_comfort_pct', field: 'thermal.comfort_pct', block: 'thermal', unit: '%', resampling: 'average',
     meaning: 'Comfortable share (UTCI 9–26 °C) of every hour with data, day and night.' },
+  { grid: 'thermal_mean_utci_c', field: 'thermal.mean_utci_c', block: 'thermal', unit: '°C', resampling: 'average',
+    meaning: 'Annual mean UTCI.' },
+  { grid: 'thermal_min_utci_c', field: 'thermal.min_utci_c', block: 'thermal', unit: '°C', resampling: 'average',
+    meaning: 'Lowest hourly UTCI of the year.' },
+  { grid: 'thermal_max_utci_c', field: 'thermal.max_utci_c', block: 'thermal', unit: '°C', resampling: 'average',
+    meaning: 'Highest hourly UTCI of the year.' },
 ];
 
 /** The file a figure is exported as: its field with dots as underscores, `.tif`. */

@@ -21,6 +21,7 @@ export const PRECOMPUTE_GRIDS = [
   'wind_calm_pct', 'wind_exceedance_pct_above_frequent_sitting', 'wind_exceedance_pct_slightly_windy_or_worse',
   'wind_exceedance_pct_windy_or_worse', 'wind_exceedance_pct_very_windy_or_worse', 'wind_exceedance_pct_danger',
   'wind_worst_moment_ms', 'thermal_summer_day_comfort_pct', 'thermal_comfort_pct',
+  'wind_mean_ucomfort_ms', 'wind_max_gust_ms', 'thermal_mean_utci_c', 'thermal_min_utci_c', 'thermal_max_utci_c',
 ] as const;
 /** One precomputed grid's name. */
 export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
@@ -84,6 +85,9 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
     grids.wind_calm_pct[at] = roundHalf1(r[row + CELL_ROW.WIND_CALM]);
     EXCEEDANCE_GRIDS.forEach((g, k) => (grids[g][at] = roundHalf1(r[row + CELL_ROW.WIND_EXCEED + k])));
     grids.wind_worst_moment_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_WORST], 2);
+    grids.wind_mean_ucomfort_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_MEAN], 2);
+    const gust = r[row + CELL_ROW.MAX_GUST];
+    grids.wind_max_gust_ms[at] = Number.isNaN(gust) ? Number.NaN : roundHalfUp(gust, 2);
   }
   if (r[row + CELL_ROW.THERMAL] === 1) {
     grids.thermal_rating[at] = roundHalf1(r[row + CELL_ROW.THERMAL_RATING]);
@@ -91,6 +95,9 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
     grids.summer_night_mean_utci_c[at] = rounded1(r[row + CELL_ROW.NIGHT_MEAN]) ?? Number.NaN;
     grids.thermal_summer_day_comfort_pct[at] = rounded1(r[row + CELL_ROW.SUMMER_DAY_COMFORT]) ?? Number.NaN;
     grids.thermal_comfort_pct[at] = roundHalf1(r[row + CELL_ROW.COMFORT_PCT]);
+    grids.thermal_mean_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MEAN]);
+    grids.thermal_min_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MIN]);
+    grids.thermal_max_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MAX]);
   }
 }
 

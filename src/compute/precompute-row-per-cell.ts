@@ -49,6 +49,11 @@ export function cellGridValuesPerCell(
   grids.wind_worst_moment_ms[at] = num(wind, 'worst_moment_ms');
   grids.thermal_summer_day_comfort_pct[at] = num(thermal, 'summer_day_comfort_pct');
   grids.thermal_comfort_pct[at] = num(thermal, 'comfort_pct');
+  grids.wind_mean_ucomfort_ms[at] = num(wind, 'mean_ucomfort_ms');
+  grids.wind_max_gust_ms[at] = num(wind, 'max_gust_ms');
+  grids.thermal_mean_utci_c[at] = num(thermal, 'mean_utci_c');
+  grids.thermal_min_utci_c[at] = num(thermal, 'min_utci_c');
+  grids.thermal_max_utci_c[at] = num(thermal, 'max_utci_c');
 }
 
 /** Computes every outdoor cell of chunk row `chunkRow`, one statistics-kernel computation per cell. */
