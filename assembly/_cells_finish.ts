@@ -7,12 +7,12 @@
 //   monotone decoding, so it is read off the largest raw values.
 // Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute-publish.ts).
 import {
-  B_SUMMER_NIGHT, BUCKETS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR, CR_AIR_GOOD_PCT,
-  CR_AIR_MEAN, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT, CR_COUNT, CR_MAX_GUST, CR_NIGHT_MEAN,
-  CR_SUMMER_DAY_COMFORT, CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_UTCI_MAX, CR_UTCI_MEAN, CR_UTCI_MIN,
-  CR_WIND, CR_WIND_CALM, CR_WIND_EXCEED, CR_WIND_MEAN, CR_WIND_RATING, CR_WIND_SCORE, CR_WIND_WORST, M_GUST_ALL,
-  M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
-  THERMAL_COUNTS,
+  B_SUMMER_NIGHT, BUCKETS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR,
+  CR_AIR_DAY_GOOD, CR_AIR_GOOD_PCT, CR_AIR_MEAN, CR_AIR_NIGHT_GOOD, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT,
+  CR_COUNT, CR_MAX_GUST, CR_NIGHT_MEAN, CR_SUMMER_DAY_COMFORT, CR_THERMAL, CR_THERMAL_RATING, CR_THERMAL_SUBSCORE,
+  CR_UTCI_MAX, CR_UTCI_MEAN, CR_UTCI_MIN, CR_WIND, CR_WIND_CALM, CR_WIND_EXCEED, CR_WIND_MEAN, CR_WIND_RATING,
+  CR_WIND_SCORE, CR_WIND_WORST, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_WIND, S_AIR,
+  S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { maxima, sums, totals } from './_cells_state';
 import {
@@ -47,6 +47,10 @@ function finishAir(state: usize, n: usize, c: i32, params: usize, out: usize): v
   const goodPct = (<f64>good * 100) / <f64>graded;
   put(out, CR_AIR_GOOD_PCT, goodPct);
   put(out, CR_AIR_RATING, goodPct / 10);
+  const dayGraded = total(state, n, C_DAY_GRADED, c), dayBad = total(state, n, C_DAY_BAD, c);
+  const nightGraded = graded - dayGraded, nightBad = total(state, n, C_BAD, c) - dayBad;
+  put(out, CR_AIR_DAY_GOOD, sharePct(<f64>(dayGraded - dayBad), <f64>dayGraded));
+  put(out, CR_AIR_NIGHT_GOOD, sharePct(<f64>(nightGraded - nightBad), <f64>nightGraded));
   for (let p = 0; p < 3; p++) {
     const count = total(state, n, C_AIR_N + p, c);
     const mean = count > 0 ? load<f64>(sums(state, n, S_AIR + p) + (<usize>c << 3)) / <f64>count : NaN;

@@ -34,8 +34,11 @@ export const BUCKETS: i32 = 6;
 export const B_SUMMER_NIGHT: i32 = 4;
 /** Thermal counters per bucket. */
 export const THERMAL_COUNTS: i32 = 5;
+/** Graded daytime hours, and those worse than good (the night's are the rest). */
+export const C_DAY_GRADED: i32 = C_THERMAL + BUCKETS * THERMAL_COUNTS;
+export const C_DAY_BAD: i32 = C_DAY_GRADED + 1;
 /** Counters per cell. */
-export const C_COUNT: i32 = C_THERMAL + BUCKETS * THERMAL_COUNTS;
+export const C_COUNT: i32 = C_DAY_BAD + 1;
 /** Largest block of hours whose negative counts fit an int16 lane. */
 export const BLOCK_HOURS: i32 = 32767;
 
@@ -91,8 +94,11 @@ export const CR_MAX_GUST: i32 = 29;
 export const CR_UTCI_MEAN: i32 = 30;
 export const CR_UTCI_MIN: i32 = 31;
 export const CR_UTCI_MAX: i32 = 32;
+/** Air: good share of graded daytime hours and of graded night hours, %. */
+export const CR_AIR_DAY_GOOD: i32 = 33;
+export const CR_AIR_NIGHT_GOOD: i32 = 34;
 /** Results per cell. */
-export const CR_COUNT: i32 = 33;
+export const CR_COUNT: i32 = 35;
 
 /** Cells rounded up to whole groups of 8 (the per-cell state arrays' length). */
 @inline export function paddedCells(cells: i32): i32 {
@@ -107,11 +113,12 @@ export function stateBytes(cells: i32): usize {
 /** Every layout constant in a fixed order (static data: the kernel never allocates). */
 const LAYOUT: StaticArray<i32> = [
   PT_AIR, PT_WIND, PT_THERMAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
-  B_SUMMER_NIGHT, THERMAL_COUNTS, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN,
+  B_SUMMER_NIGHT, THERMAL_COUNTS, C_DAY_GRADED, C_DAY_BAD, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN,
   M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT,
   CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL,
   CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST,
-  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_COUNT,
+  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_AIR_DAY_GOOD,
+  CR_AIR_NIGHT_GOOD, CR_COUNT,
 ];
 
 /** A checksum of every layout constant, compared by the loader against its mirror. */

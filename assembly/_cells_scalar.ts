@@ -3,7 +3,7 @@
 // offset to the hour, `th` is the precompute threshold table, counters count negatively (one −1 per hour that passes).
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI,
+  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI,
   M_UTCI_NOT_MIN, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, maxima, sums } from './_cells_state';
@@ -20,20 +20,28 @@ import { thAt } from './_scalar';
   if (raw > t0) store<f64>(p, load<f64>(p) + (scale * <f64>raw + offset));
 }
 
-/** Air over cells [from, cells) of one hour: graded, worse than good, per pollutant count and concentration sum. */
+/**
+ * Air over cells [from, cells) of one hour: graded, worse than good (both again apart for a daytime hour), per
+ * pollutant count and concentration sum.
+ */
 export function airScalarHour(
-  from: i32, cells: i32, r0: usize, r1: usize, r2: usize, th: usize, params: usize, state: usize, n: usize,
+  from: i32, cells: i32, r0: usize, r1: usize, r2: usize, day: bool, th: usize, params: usize, state: usize, n: usize,
 ): void {
   const t = th + (<usize>PT_AIR << 4);
   const v0 = thAt(t, 0), g0 = thAt(t, 1), v1 = thAt(t, 2), g1 = thAt(t, 3), v2 = thAt(t, 4), g2 = thAt(t, 5);
   const graded = counters(state, n, C_GRADED), bad = counters(state, n, C_BAD);
+  const dayGraded = counters(state, n, C_DAY_GRADED), dayBad = counters(state, n, C_DAY_BAD);
   const n0 = counters(state, n, C_AIR_N), n1 = counters(state, n, C_AIR_N + 1), n2 = counters(state, n, C_AIR_N + 2);
   const s0 = sums(state, n, S_AIR), s1 = sums(state, n, S_AIR + 1), s2 = sums(state, n, S_AIR + 2);
   for (let c = from; c < cells; c++) {
     const off = <usize>c << 1;
     const a = <i32>load<i16>(r0 + off), b = <i32>load<i16>(r1 + off), d = <i32>load<i16>(r2 + off);
-    tick(graded + off, a > v0 || b > v1 || d > v2);
-    tick(bad + off, a > g0 || b > g1 || d > g2);
+    const isGraded = a > v0 || b > v1 || d > v2;
+    const isBad = a > g0 || b > g1 || d > g2;
+    tick(graded + off, isGraded);
+    tick(bad + off, isBad);
+    tick(dayGraded + off, day && isGraded);
+    tick(dayBad + off, day && isBad);
     tick(n0 + off, a > v0);
     tick(n1 + off, b > v1);
     tick(n2 + off, d > v2);

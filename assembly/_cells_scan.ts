@@ -10,7 +10,7 @@
 // Counters live in int16 lanes for at most BLOCK_HOURS hours, then are added into int32 totals.
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT,
+  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT,
   M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
   THERMAL_COUNTS,
 } from './_cells_layout';
@@ -18,6 +18,11 @@ import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scala
 import { counters, flushCounters, maxima, resetState, sums } from './_cells_state';
 import { param } from './_numeric';
 import { thAt } from './_scalar';
+
+/** Whether hour `h` is a daytime hour: its calendar bucket is a season's (night buckets come after them). */
+@inline function isDayHour(bucket: usize, h: i32): bool {
+  return <i32>load<u8>(bucket + <usize>h) < B_SUMMER_NIGHT;
+}
 
 /** Adds the compare mask `m` (−1 where true) to the int16 counters at `p`. */
 @inline function tick(p: usize, m: v128): void {
@@ -49,24 +54,35 @@ function sumRow(row: usize, groups: i32, t0: f64, scale: f64, offset: f64, sum: 
   }
 }
 
-/** Air for hours [h0, h1): counters per group of 8 cells, then one concentration-sum pass per pollutant. */
+/**
+ * Air for hours [h0, h1): counters per group of 8 cells (graded and worse-than-good hours also counted apart for
+ * daytime hours, whose calendar bucket is a season's), then one concentration-sum pass per pollutant.
+ */
 function airSimd(
-  h0: i32, h1: i32, cells: i32, r0: usize, r1: usize, r2: usize, th: usize, params: usize, state: usize, n: usize,
+  h0: i32, h1: i32, cells: i32, r0: usize, r1: usize, r2: usize, bucket: usize, th: usize, params: usize, state: usize,
+  n: usize,
 ): void {
   const groups = cells >> 3;
   const rowBytes = <usize>cells << 1;
   const t = th + (<usize>PT_AIR << 4);
   const graded = counters(state, n, C_GRADED), bad = counters(state, n, C_BAD);
   const n0 = counters(state, n, C_AIR_N), n1 = counters(state, n, C_AIR_N + 1), n2 = counters(state, n, C_AIR_N + 2);
+  const dayGraded = counters(state, n, C_DAY_GRADED), dayBad = counters(state, n, C_DAY_BAD);
   for (let h = h0; h < h1; h++) {
     const row = <usize>h * rowBytes;
     const p0 = r0 + row, p1 = r1 + row, p2 = r2 + row;
+    const day = i16x8.splat(isDayHour(bucket, h) ? -1 : 0);
     for (let g = 0; g < groups; g++) {
       const off = <usize>g << 4;
       const a = v128.load(p0 + off), b = v128.load(p1 + off), d = v128.load(p2 + off);
       const va = i16x8.gt_s(a, v128.load(t)), vb = i16x8.gt_s(b, v128.load(t, 32)), vd = i16x8.gt_s(d, v128.load(t, 64));
-      tick(graded + off, v128.or(va, v128.or(vb, vd)));
-      tick(bad + off, v128.or(i16x8.gt_s(a, v128.load(t, 16)), v128.or(i16x8.gt_s(b, v128.load(t, 48)), i16x8.gt_s(d, v128.load(t, 80)))));
+      const isGraded = v128.or(va, v128.or(vb, vd));
+      const ba = i16x8.gt_s(a, v128.load(t, 16)), bb = i16x8.gt_s(b, v128.load(t, 48)), bd = i16x8.gt_s(d, v128.load(t, 80));
+      const isBad = v128.or(ba, v128.or(bb, bd));
+      tick(graded + off, isGraded);
+      tick(bad + off, isBad);
+      tick(dayGraded + off, v128.and(isGraded, day));
+      tick(dayBad + off, v128.and(isBad, day));
       tick(n0 + off, va);
       tick(n1 + off, vb);
       tick(n2 + off, vd);
@@ -74,7 +90,7 @@ function airSimd(
     sumRow(p0, groups, <f64>thAt(t, 0), param(params, P_SCALE), param(params, P_OFFSET), sums(state, n, S_AIR));
     sumRow(p1, groups, <f64>thAt(t, 2), param(params, P_SCALE + 1), param(params, P_OFFSET + 1), sums(state, n, S_AIR + 1));
     sumRow(p2, groups, <f64>thAt(t, 4), param(params, P_SCALE + 2), param(params, P_OFFSET + 2), sums(state, n, S_AIR + 2));
-    if (groups << 3 < cells) airScalarHour(groups << 3, cells, p0, p1, p2, th, params, state, n);
+    if (groups << 3 < cells) airScalarHour(groups << 3, cells, p0, p1, p2, isDayHour(bucket, h), th, params, state, n);
   }
 }
 
@@ -171,11 +187,11 @@ export function scanChunk(
     const h1 = min(hours, h0 + BLOCK_HOURS);
     if ((no2 | pm25 | pm10) != 0) {
       if (ASC_FEATURE_SIMD) {
-        airSimd(h0, h1, cells, no2, pm25, pm10, th, params, state, n);
+        airSimd(h0, h1, cells, no2, pm25, pm10, bucket, th, params, state, n);
       } else {
         for (let h = h0; h < h1; h++) {
           const row = <usize>h * rowBytes;
-          airScalarHour(0, cells, no2 + row, pm25 + row, pm10 + row, th, params, state, n);
+          airScalarHour(0, cells, no2 + row, pm25 + row, pm10 + row, isDayHour(bucket, h), th, params, state, n);
         }
       }
     }

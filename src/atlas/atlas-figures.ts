@@ -55,6 +55,10 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
     meaning: 'Thermal comfort score: the lowest season score of the acceptable daytime share.' },
   { grid: 'summer_night_mean_utci_c', field: 'thermal.summer_night_mean_utci_c', block: 'thermal', unit: '°C',
     resampling: 'average', meaning: 'Mean UTCI of the summer night hours.' },
+  { grid: 'air_day_good_pct', field: 'air.day_good_pct', block: 'air', unit: '%', resampling: 'average',
+    meaning: 'Share of the graded daytime hours with good air.' },
+  { grid: 'air_night_good_pct', field: 'air.night_good_pct', block: 'air', unit: '%', resampling: 'average',
+    meaning: 'Share of the graded night hours with good air.' },
   ...(['no2', 'pm25', 'pm10'] as const).map((p): AtlasFigure => ({
     grid: `air_annual_mean_ugm3_${p}`, field: `air.annual_mean_ugm3.${p}`, block: 'air', unit: 'µg/m3',
     resampling: 'average', meaning: `Annual mean concentration of ${POLLUTANT_LABELS[p]}.`,

@@ -22,6 +22,7 @@ export const PRECOMPUTE_GRIDS = [
   'wind_exceedance_pct_windy_or_worse', 'wind_exceedance_pct_very_windy_or_worse', 'wind_exceedance_pct_danger',
   'wind_worst_moment_ms', 'thermal_summer_day_comfort_pct', 'thermal_comfort_pct',
   'wind_mean_ucomfort_ms', 'wind_max_gust_ms', 'thermal_mean_utci_c', 'thermal_min_utci_c', 'thermal_max_utci_c',
+  'air_day_good_pct', 'air_night_good_pct',
 ] as const;
 /** One precomputed grid's name. */
 export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
@@ -77,6 +78,8 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
     grids.air_score[at] = rounded1(r[row + CELL_ROW.AIR_SUBSCORE + limiting]) as number;
     grids.air_good_pct[at] = roundHalf1(r[row + CELL_ROW.AIR_GOOD_PCT]);
     grids.air_limiting_pollutant[at] = limiting + 1;
+    grids.air_day_good_pct[at] = rounded1(r[row + CELL_ROW.AIR_DAY_GOOD]) ?? Number.NaN;
+    grids.air_night_good_pct[at] = rounded1(r[row + CELL_ROW.AIR_NIGHT_GOOD]) ?? Number.NaN;
     AIR_MEAN_GRIDS.forEach((g, p) => (grids[g][at] = rounded1(r[row + CELL_ROW.AIR_MEAN + p]) ?? Number.NaN));
   }
   if (r[row + CELL_ROW.WIND] === 1) {

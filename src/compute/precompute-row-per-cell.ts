@@ -44,6 +44,8 @@ export function cellGridValuesPerCell(
   grids.summer_night_mean_utci_c[at] = num(thermal, 'summer_night_mean_utci_c');
   for (const p of POLLUTANTS) grids[`air_annual_mean_ugm3_${p}`][at] = num(air?.annual_mean_ugm3, p);
   grids.air_limiting_pollutant[at] = air === undefined ? Number.NaN : POLLUTANTS.indexOf(air.limiting_pollutant) + 1;
+  grids.air_day_good_pct[at] = num(air, 'day_good_pct');
+  grids.air_night_good_pct[at] = num(air, 'night_good_pct');
   grids.wind_calm_pct[at] = num(wind, 'calm_pct');
   for (const k of WIND_EXCEEDANCE_KEYS) grids[`wind_exceedance_pct_${k}`][at] = num(wind?.exceedance_pct, k);
   grids.wind_worst_moment_ms[at] = num(wind, 'worst_moment_ms');
