@@ -14,7 +14,8 @@ import {
   CR_WIND_SCORE, CR_WIND_WORST, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_WIND, S_AIR,
   S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
-import { maxima, sums, totals } from './_cells_state';
+import { CR_HEAT_DAYS, CR_TROPICAL_NIGHTS, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW } from './_cells_layout';
+import { flagRow, maxima, sums, totals } from './_cells_state';
 import {
   METRIC_AIR, METRIC_THERMAL, METRIC_WIND, P_LADDER_SLOTS, P_OFFSET, P_OUTDOOR, P_SCALE, P_SEASON, P_SEASON_SLOTS,
   P_SUMMER, P_WHO, P_WIND_MISC,
@@ -136,7 +137,8 @@ function finishThermal(state: usize, n: usize, c: i32, params: usize, out: usize
  * `finalize`) for cells whose mask byte is non-zero, NaN throughout for the others.
  */
 export function finishCells(
-  cells: i32, maskU8: usize, metrics: i32, th: usize, params: usize, state: usize, results: usize,
+  cells: i32, maskU8: usize, metrics: i32, th: usize, params: usize, state: usize, days: i32, flags: usize,
+  results: usize,
 ): void {
   const n = <usize>paddedCells(cells);
   for (let c = 0; c < cells; c++) {
@@ -146,5 +148,21 @@ export function finishCells(
     if (metrics & METRIC_AIR) finishAir(state, n, c, params, out);
     if (metrics & METRIC_WIND) finishWind(state, n, c, th, params, out);
     if (metrics & METRIC_THERMAL) finishThermal(state, n, c, params, out);
+    if (metrics & METRIC_THERMAL && load<f64>(out + (<usize>CR_THERMAL << 3)) == 1) {
+      finishDates(n, c, days, flags, out);
+    }
   }
+}
+
+/** Strong heat-stress days and tropical nights of cell `c` from its per-date flags. */
+function finishDates(n: usize, c: i32, days: i32, flags: usize, out: usize): void {
+  let heatDays = 0, tropicalNights = 0;
+  const at = <usize>c << 1;
+  for (let d = 0; d < days; d++) {
+    heatDays += <i32>(load<i16>(flagRow(flags, n, days, F_HEAT, d) + at) != 0);
+    const data = load<i16>(flagRow(flags, n, days, F_NIGHT_DATA, d) + at) != 0;
+    tropicalNights += <i32>(data && load<i16>(flagRow(flags, n, days, F_NIGHT_LOW, d) + at) == 0);
+  }
+  put(out, CR_HEAT_DAYS, heatDays);
+  put(out, CR_TROPICAL_NIGHTS, tropicalNights);
 }

@@ -10,8 +10,11 @@ export const PT_AIR: i32 = 0;
 export const PT_WIND: i32 = 6;
 /** UTCI has data, above the comfortable band's lower bound, above its upper bound, the same for the acceptable band. */
 export const PT_THERMAL: i32 = 18;
+/** UTCI above strong heat stress (a strong heat-stress day), above the tropical-night bound. */
+export const PT_HEAT: i32 = 23;
+export const PT_TROPICAL: i32 = 24;
 /** Entries in the table. */
-export const PT_COUNT: i32 = 23;
+export const PT_COUNT: i32 = 25;
 
 // ---- Per-cell counters: int16 within a block of at most BLOCK_HOURS hours (counted negatively: a compare mask is
 // −1), added into int32 totals after each block. ----
@@ -97,8 +100,21 @@ export const CR_UTCI_MAX: i32 = 32;
 /** Air: good share of graded daytime hours and of graded night hours, %. */
 export const CR_AIR_DAY_GOOD: i32 = 33;
 export const CR_AIR_NIGHT_GOOD: i32 = 34;
+/** Thermal: strong heat-stress days and tropical nights. */
+export const CR_HEAT_DAYS: i32 = 35;
+export const CR_TROPICAL_NIGHTS: i32 = 36;
 /** Results per cell. */
-export const CR_COUNT: i32 = 35;
+export const CR_COUNT: i32 = 37;
+
+/**
+ * Per-cell flags per local date (an int16 compare mask each, OR-ed over the date's hours), in three arrays of
+ * days × paddedCells: some hour above strong heat stress; the night starting on the date has an hour with data; that
+ * night has an hour with data at or below the tropical-night bound.
+ */
+export const F_HEAT: i32 = 0;
+export const F_NIGHT_DATA: i32 = 1;
+export const F_NIGHT_LOW: i32 = 2;
+export const F_COUNT: i32 = 3;
 
 /** Cells rounded up to whole groups of 8 (the per-cell state arrays' length). */
 @inline export function paddedCells(cells: i32): i32 {
@@ -110,15 +126,20 @@ export function stateBytes(cells: i32): usize {
   return <usize>paddedCells(cells) * <usize>(C_COUNT * 2 + M_COUNT * 2 + C_COUNT * 4 + S_COUNT * 8);
 }
 
+/** Bytes of the per-date flags of `cells` cells over `days` local dates. */
+export function flagBytes(cells: i32, days: i32): usize {
+  return <usize>paddedCells(cells) * <usize>days * <usize>(F_COUNT * 2);
+}
+
 /** Every layout constant in a fixed order (static data: the kernel never allocates). */
 const LAYOUT: StaticArray<i32> = [
-  PT_AIR, PT_WIND, PT_THERMAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
+  PT_AIR, PT_WIND, PT_THERMAL, PT_HEAT, PT_TROPICAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
   B_SUMMER_NIGHT, THERMAL_COUNTS, C_DAY_GRADED, C_DAY_BAD, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN,
   M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT,
   CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL,
   CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST,
   CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_AIR_DAY_GOOD,
-  CR_AIR_NIGHT_GOOD, CR_COUNT,
+  CR_AIR_NIGHT_GOOD, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, F_COUNT, CR_HEAT_DAYS, CR_TROPICAL_NIGHTS, CR_COUNT,
 ];
 
 /** A checksum of every layout constant, compared by the loader against its mirror. */

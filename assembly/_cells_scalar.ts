@@ -4,7 +4,7 @@
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
   B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI,
-  M_UTCI_NOT_MIN, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
+  M_UTCI_NOT_MIN, PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, maxima, sums } from './_cells_state';
 import { param } from './_numeric';
@@ -85,11 +85,12 @@ export function windScalarHour(
 }
 
 /**
- * UTCI over cells [from, cells) of one hour in calendar bucket `bucket`: the bucket's five counts and, for a summer
- * night hour, the UTCI sum.
+ * UTCI over cells [from, cells) of one hour in calendar bucket `bucket`: the bucket's five counts, the extremes and
+ * sums, and the flags of its date (`heat` row) and, when `inNight`, of its night (`nightData`, `nightLow` rows).
  */
 export function thermalScalarHour(
-  from: i32, cells: i32, rt: usize, bucket: i32, th: usize, params: usize, state: usize, n: usize,
+  from: i32, cells: i32, rt: usize, bucket: i32, heat: usize, nightData: usize, nightLow: usize, inNight: bool,
+  th: usize, params: usize, state: usize, n: usize,
 ): void {
   const t = th + (<usize>PT_THERMAL << 4);
   const k = counters(state, n, C_THERMAL + bucket * THERMAL_COUNTS);
@@ -97,6 +98,7 @@ export function thermalScalarHour(
   const night = sums(state, n, S_NIGHT), all = sums(state, n, S_UTCI);
   const maxT = maxima(state, n, M_UTCI), notMin = maxima(state, n, M_UTCI_NOT_MIN);
   const t0 = thAt(t, 0);
+  const tHeat = thAt(th + (<usize>PT_HEAT << 4), 0), tTropical = thAt(th + (<usize>PT_TROPICAL << 4), 0);
   const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
   for (let c = from; c < cells; c++) {
     const off = <usize>c << 1;
@@ -104,6 +106,11 @@ export function thermalScalarHour(
     for (let j = 0; j < THERMAL_COUNTS; j++) tick(k + <usize>j * stride + off, v > thAt(t, j));
     store<i16>(maxT + off, <i16>max(<i32>load<i16>(maxT + off), v));
     if (v > t0) store<i16>(notMin + off, <i16>max(<i32>load<i16>(notMin + off), ~v));
+    if (v > tHeat) store<i16>(heat + off, -1);
+    if (inNight && v > t0) {
+      store<i16>(nightData + off, -1);
+      if (v <= tTropical) store<i16>(nightLow + off, -1);
+    }
     addValue(all + (<usize>c << 3), v, t0, scale, offset);
     if (bucket == B_SUMMER_NIGHT) addValue(night + (<usize>c << 3), v, t0, scale, offset);
   }

@@ -11,11 +11,12 @@
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
   B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT,
-  M_UGUST, M_UTCI, M_UTCI_NOT_MIN, paddedCells, PT_AIR, PT_THERMAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
+  M_UGUST, M_UTCI, M_UTCI_NOT_MIN, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, flagBytes, paddedCells, PT_AIR, PT_HEAT,
+  PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
   THERMAL_COUNTS,
 } from './_cells_layout';
 import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scalar';
-import { counters, flushCounters, maxima, resetState, sums } from './_cells_state';
+import { counters, flagRow, flushCounters, maxima, resetState, sums } from './_cells_state';
 import { param } from './_numeric';
 import { thAt } from './_scalar';
 
@@ -138,10 +139,12 @@ function windSimd(
 
 /**
  * UTCI for hours [h0, h1): the five counts of each hour's calendar bucket, the largest raw value and the complement of
- * the smallest of the hours with data, the sum of every hour with data and the summer night sums.
+ * the smallest of the hours with data, the sum of every hour with data and the summer night sums, and the flags of
+ * the hour's date (above strong heat stress) and night (has data; has data at or below the tropical bound).
  */
 function thermalSimd(
-  h0: i32, h1: i32, cells: i32, rt: usize, bucket: usize, th: usize, params: usize, state: usize, n: usize,
+  h0: i32, h1: i32, cells: i32, rt: usize, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize,
+  th: usize, params: usize, state: usize, n: usize,
 ): void {
   const groups = cells >> 3;
   const rowBytes = <usize>cells << 1;
@@ -152,15 +155,28 @@ function thermalSimd(
   const night = sums(state, n, S_NIGHT), all = sums(state, n, S_UTCI);
   const maxT = maxima(state, n, M_UTCI), notMin = maxima(state, n, M_UTCI_NOT_MIN);
   const none = i16x8.splat(-32768);
+  const tHeat = th + (<usize>PT_HEAT << 4), tTropical = th + (<usize>PT_TROPICAL << 4);
   for (let h = h0; h < h1; h++) {
     const b = <i32>load<u8>(bucket + <usize>h);
     const k = counters(state, n, C_THERMAL + b * THERMAL_COUNTS);
     const pt = rt + <usize>h * rowBytes;
+    const nightOf = <i32>load<i16>(nightIndex + (<usize>h << 1));
+    const isNight = nightOf >= 0;
+    const heat = flagRow(flags, n, days, F_HEAT, <i32>load<i16>(dayIndex + (<usize>h << 1)));
+    // An hour of no night ORs zero night flags into its own date's heat row, already written: no change.
+    const nightData = isNight ? flagRow(flags, n, days, F_NIGHT_DATA, nightOf) : heat;
+    const nightLow = isNight ? flagRow(flags, n, days, F_NIGHT_LOW, nightOf) : heat;
+    const inNight = i16x8.splat(isNight ? -1 : 0);
     for (let g = 0; g < groups; g++) {
       const off = <usize>g << 4;
       const v = v128.load(pt + off);
       const ok = i16x8.gt_s(v, v128.load(t));
       tick(k + off, ok);
+      v128.store(heat + off, v128.or(v128.load(heat + off), i16x8.gt_s(v, v128.load(tHeat))));
+      const nightOk = v128.and(ok, inNight);
+      v128.store(nightData + off, v128.or(v128.load(nightData + off), nightOk));
+      const low = v128.andnot(nightOk, i16x8.gt_s(v, v128.load(tTropical)));
+      v128.store(nightLow + off, v128.or(v128.load(nightLow + off), low));
       v128.store(maxT + off, i16x8.max_s(v128.load(maxT + off), v));
       // ~v reverses the order without overflow; hours without data contribute −32768, the identity of max.
       v128.store(notMin + off, i16x8.max_s(v128.load(notMin + off), v128.bitselect(v128.not(v), none, ok)));
@@ -171,18 +187,21 @@ function thermalSimd(
     }
     sumRow(pt, groups, t0, scale, offset, all);
     if (b == B_SUMMER_NIGHT) sumRow(pt, groups, t0, scale, offset, night);
-    if (groups << 3 < cells) thermalScalarHour(groups << 3, cells, pt, b, th, params, state, n);
+    if (groups << 3 < cells) {
+      thermalScalarHour(groups << 3, cells, pt, b, heat, nightData, nightLow, isNight, th, params, state, n);
+    }
   }
 }
 
 /** Scans every hour of one chunk into the per-cell state at `state` (reset first). Field pointers 0 = metric absent. */
 export function scanChunk(
   hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
-  bucket: usize, th: usize, params: usize, state: usize,
+  bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize, th: usize, params: usize, state: usize,
 ): void {
   const n = <usize>paddedCells(cells);
   const rowBytes = <usize>cells << 1;
   resetState(state, n);
+  memory.fill(flags, 0, flagBytes(cells, days));
   for (let h0 = 0; h0 < hours; h0 += BLOCK_HOURS) {
     const h1 = min(hours, h0 + BLOCK_HOURS);
     if ((no2 | pm25 | pm10) != 0) {
@@ -207,11 +226,16 @@ export function scanChunk(
     }
     if (utci != 0) {
       if (ASC_FEATURE_SIMD) {
-        thermalSimd(h0, h1, cells, utci, bucket, th, params, state, n);
+        thermalSimd(h0, h1, cells, utci, bucket, dayIndex, nightIndex, days, flags, th, params, state, n);
       } else {
         for (let h = h0; h < h1; h++) {
           const b = <i32>load<u8>(bucket + <usize>h);
-          thermalScalarHour(0, cells, utci + <usize>h * rowBytes, b, th, params, state, n);
+          const nightOf = <i32>load<i16>(nightIndex + (<usize>h << 1));
+          const heat = flagRow(flags, n, days, F_HEAT, <i32>load<i16>(dayIndex + (<usize>h << 1)));
+          const nightData = nightOf >= 0 ? flagRow(flags, n, days, F_NIGHT_DATA, nightOf) : heat;
+          const nightLow = nightOf >= 0 ? flagRow(flags, n, days, F_NIGHT_LOW, nightOf) : heat;
+          const row = utci + <usize>h * rowBytes;
+          thermalScalarHour(0, cells, row, b, heat, nightData, nightLow, nightOf >= 0, th, params, state, n);
         }
       }
     }

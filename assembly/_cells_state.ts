@@ -4,6 +4,11 @@
 // (C_COUNT), f64 sums (S_COUNT).
 import { C_COUNT, M_COUNT, S_COUNT } from './_cells_layout';
 
+/** Address of the flags of local date `d` in flag array `k` (F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW) over `days` dates. */
+@inline export function flagRow(flags: usize, n: usize, days: i32, k: i32, d: i32): usize {
+  return flags + ((<usize>(k * days + d) * n) << 1);
+}
+
 /** Address of int16 counter array `k`. */
 @inline export function counters(state: usize, n: usize, k: i32): usize {
   return state + ((<usize>k * n) << 1);

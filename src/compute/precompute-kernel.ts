@@ -19,7 +19,7 @@ import { METRIC, PARAMS } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { MAX_MEMORY_BYTES, oncePerVariant, type StatsVariant } from './kernel-wasm.js';
-import { CELL_ROW, CELL_THRESHOLDS, stateBytes } from './precompute-layout.js';
+import { CELL_ROW, CELL_THRESHOLDS, flagBytes, stateBytes } from './precompute-layout.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
 
@@ -28,8 +28,11 @@ interface Regions {
   readonly params: number;
   readonly thresholds: number;
   readonly bucket: number;
+  readonly dayIndex: number;
+  readonly nightIndex: number;
   readonly maskU8: number;
   readonly state: number;
+  readonly flags: number;
   readonly results: number;
   readonly chunks: Readonly<Record<HourlyField, number>>;
   readonly fillBlock: number;
@@ -39,13 +42,17 @@ interface Regions {
 /** One computation's state on the JavaScript side. */
 interface Computation extends ChunkComputation<Regions> {
   readonly thresholds: PrecomputeThresholds;
+  /** Local dates of the calendar (the length of the per-date flag arrays). */
+  readonly days: number;
 }
 
 /** `n` rounded up to a multiple of 16 (arithmetic, not bitwise: offsets may exceed 2³¹ before the limit check). */
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 
 /** Lays the regions out: fixed blocks first (they never move), then the blocks that depend on the cell count. */
-function planRegions(heapBase: number, hours: number, cells: number, buffered: readonly HourlyField[], fill: boolean): Regions {
+function planRegions(
+  heapBase: number, hours: number, days: number, cells: number, buffered: readonly HourlyField[], fill: boolean,
+): Regions {
   let at = align16(heapBase);
   const take = (bytes: number): number => {
     const start = at;
@@ -55,8 +62,11 @@ function planRegions(heapBase: number, hours: number, cells: number, buffered: r
   const params = take(PARAMS.COUNT * 8);
   const thresholds = take(CELL_THRESHOLDS.COUNT * CELL_THRESHOLDS.ENTRY_BYTES);
   const bucket = take(hours);
+  const dayIndex = take(hours * 2);
+  const nightIndex = take(hours * 2);
   const maskU8 = take(cells);
   const state = take(stateBytes(cells));
+  const flags = take(flagBytes(cells, days));
   const results = take(cells * CELL_ROW.COUNT * 8);
   const chunkBytes = hours * cells * 2;
   const chunks = Object.fromEntries(HOURLY_FIELDS.map((f) => [f, buffered.includes(f) ? take(chunkBytes) : 0]));
@@ -67,7 +77,10 @@ function planRegions(heapBase: number, hours: number, cells: number, buffered: r
         `split it into chunks of fewer cells.`,
     );
   }
-  return { params, thresholds, bucket, maskU8, state, results, chunks: chunks as Record<HourlyField, number>, fillBlock, end: at };
+  return {
+    params, thresholds, bucket, dayIndex, nightIndex, maskU8, state, flags, results,
+    chunks: chunks as Record<HourlyField, number>, fillBlock, end: at,
+  };
 }
 
 /** The precompute kernel bound to one WebAssembly instance. */
@@ -101,7 +114,7 @@ export class PrecomputeKernel {
     const params = kernelParams(encodings, fields);
     const thresholds = precomputeThresholds(fields, encodings, params);
     const metrics = metricBits(fields);
-    const regions = planRegions(this.#heapBase, hours, 0, [], false);
+    const regions = planRegions(this.#heapBase, hours, calendar.days, 0, [], false);
     ensureMemory(this.#x.memory, regions.end);
     const buffer = this.#x.memory.buffer;
     new Float64Array(buffer, regions.params, params.length).set(params);
@@ -109,7 +122,9 @@ export class PrecomputeKernel {
     const table = new Int16Array(buffer, regions.thresholds, CELL_THRESHOLDS.COUNT * lanes);
     thresholds.table.forEach((t, i) => table.fill(t, i * lanes, (i + 1) * lanes));
     new Uint8Array(buffer, regions.bucket, hours).set(calendarBuckets(calendar));
-    this.#c = { hours, fields: [...fields], metrics, encodings, thresholds, cells: 0, regions };
+    new Int16Array(buffer, regions.dayIndex, hours).set(calendar.dayIndex);
+    new Int16Array(buffer, regions.nightIndex, hours).set(calendar.nightIndex);
+    this.#c = { hours, days: calendar.days, fields: [...fields], metrics, encodings, thresholds, cells: 0, regions };
   }
 
   /**
@@ -145,7 +160,8 @@ export class PrecomputeKernel {
     this.#x.precompute_cells(
       hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
       fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
-      fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.maskU8, g.thresholds, g.params, g.state, g.results,
+      fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.dayIndex, g.nightIndex, c.days, g.maskU8, g.thresholds,
+      g.params, g.state, g.flags, g.results,
     );
     return new Float64Array(this.#x.memory.buffer, g.results, cells * CELL_ROW.COUNT);
   }
@@ -158,7 +174,7 @@ export class PrecomputeKernel {
 
   /** Lays the per-chunk regions out for `cells` cells (parameters, thresholds and buckets do not move). */
   #planner(c: Computation): ChunkRegionPlanner<Regions> {
-    return (cells, needsFillBlock) => planRegions(this.#heapBase, c.hours, cells, c.fields, needsFillBlock);
+    return (cells, needsFillBlock) => planRegions(this.#heapBase, c.hours, c.days, cells, c.fields, needsFillBlock);
   }
 }
 

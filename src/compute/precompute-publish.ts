@@ -22,7 +22,7 @@ export const PRECOMPUTE_GRIDS = [
   'wind_exceedance_pct_windy_or_worse', 'wind_exceedance_pct_very_windy_or_worse', 'wind_exceedance_pct_danger',
   'wind_worst_moment_ms', 'thermal_summer_day_comfort_pct', 'thermal_comfort_pct',
   'wind_mean_ucomfort_ms', 'wind_max_gust_ms', 'thermal_mean_utci_c', 'thermal_min_utci_c', 'thermal_max_utci_c',
-  'air_day_good_pct', 'air_night_good_pct',
+  'air_day_good_pct', 'air_night_good_pct', 'thermal_strong_heat_stress_days', 'thermal_tropical_nights',
 ] as const;
 /** One precomputed grid's name. */
 export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
@@ -101,6 +101,8 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
     grids.thermal_mean_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MEAN]);
     grids.thermal_min_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MIN]);
     grids.thermal_max_utci_c[at] = roundHalf1(r[row + CELL_ROW.UTCI_MAX]);
+    grids.thermal_strong_heat_stress_days[at] = r[row + CELL_ROW.HEAT_DAYS];
+    grids.thermal_tropical_nights[at] = r[row + CELL_ROW.TROPICAL_NIGHTS];
   }
 }
 

@@ -56,6 +56,8 @@ export function cellGridValuesPerCell(
   grids.thermal_mean_utci_c[at] = num(thermal, 'mean_utci_c');
   grids.thermal_min_utci_c[at] = num(thermal, 'min_utci_c');
   grids.thermal_max_utci_c[at] = num(thermal, 'max_utci_c');
+  grids.thermal_strong_heat_stress_days[at] = num(thermal, 'strong_heat_stress_days');
+  grids.thermal_tropical_nights[at] = num(thermal, 'tropical_nights');
 }
 
 /** Computes every outdoor cell of chunk row `chunkRow`, one statistics-kernel computation per cell. */

@@ -103,6 +103,10 @@ export function precomputeThresholds(
     [comfortLo, comfortHi, acceptLo, acceptHi].forEach((limit, j) => {
       table[CELL_THRESHOLDS.THERMAL + 1 + j] = bound(t, t0, (v) => v > limit);
     });
+    // A strong heat-stress day: some hour above the bound; a tropical night: every hour with data above its bound.
+    const [heat, tropical] = params.subarray(PARAMS.THERMAL + 4, PARAMS.THERMAL + 6);
+    table[CELL_THRESHOLDS.HEAT] = bound(t, t0, (v) => v > heat);
+    table[CELL_THRESHOLDS.TROPICAL] = bound(t, t0, (v) => v > tropical);
   }
   return { table, validity: stats.validity };
 }

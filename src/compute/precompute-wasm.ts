@@ -18,8 +18,10 @@ export interface PrecomputeExports {
   unshuffle_delta_i16(src: number, dst: number, n: number): void;
   precompute_cells(
     hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
-    utci: number, bucket: number, maskU8: number, thresholds: number, params: number, state: number, results: number,
+    utci: number, bucket: number, dayIndex: number, nightIndex: number, days: number, maskU8: number,
+    thresholds: number, params: number, state: number, flags: number, results: number,
   ): void;
+  flag_bytes(cells: number, days: number): number;
 }
 
 /** Compiles and instantiates a variant; checks that both layouts match this build of the JavaScript side. */
