@@ -85,7 +85,8 @@ function finishWind(state: usize, n: usize, c: i32, th: usize, params: usize, ou
   // The largest gust of any hour with a gust value (fill values lie at or below the "has data" threshold).
   const gustAll = maximum(state, n, M_GUST_ALL, c);
   const hasGust = gustAll > thAt(th + (<usize>PT_WIND << 4), 1);
-  put(out, CR_MAX_GUST, hasGust ? cfMean(<i64>gustAll, 1, param(params, P_SCALE + 4), param(params, P_OFFSET + 4)) : NaN);
+  const sg = param(params, P_SCALE + 4), og = param(params, P_OFFSET + 4);
+  put(out, CR_MAX_GUST, hasGust ? cfMean(<i64>gustAll, 1, sg, og) : NaN);
 }
 
 /**

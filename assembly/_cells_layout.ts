@@ -48,7 +48,7 @@ export const BLOCK_HOURS: i32 = 32767;
 /** Per-cell int16 maxima: raw Ucomfort over all hours; raw Ugust over hours with a Ucomfort value (else −32768). */
 export const M_UCOMFORT: i32 = 0;
 export const M_UGUST: i32 = 1;
-/** Raw Ugust over all hours (the largest gust); raw UTCI over all hours; ~raw UTCI over hours with data (its minimum). */
+/** Raw Ugust over all hours (the largest gust); raw UTCI over all hours; ~raw UTCI over hours with data (its min). */
 export const M_GUST_ALL: i32 = 2;
 export const M_UTCI: i32 = 3;
 export const M_UTCI_NOT_MIN: i32 = 4;
@@ -103,8 +103,10 @@ export const CR_AIR_NIGHT_GOOD: i32 = 34;
 /** Thermal: strong heat-stress days and tropical nights. */
 export const CR_HEAT_DAYS: i32 = 35;
 export const CR_TROPICAL_NIGHTS: i32 = 36;
+/** Wind: 95th percentile of the hourly Ucomfort of valid hours (written by _cells_select.ts). */
+export const CR_WIND_P95: i32 = 37;
 /** Results per cell. */
-export const CR_COUNT: i32 = 37;
+export const CR_COUNT: i32 = 38;
 
 /**
  * Per-cell flags per local date (an int16 compare mask each, OR-ed over the date's hours), in three arrays of
@@ -133,13 +135,13 @@ export function flagBytes(cells: i32, days: i32): usize {
 
 /** Every layout constant in a fixed order (static data: the kernel never allocates). */
 const LAYOUT: StaticArray<i32> = [
-  PT_AIR, PT_WIND, PT_THERMAL, PT_HEAT, PT_TROPICAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL, BUCKETS,
-  B_SUMMER_NIGHT, THERMAL_COUNTS, C_DAY_GRADED, C_DAY_BAD, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST, M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN,
-  M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT,
-  CR_AIR, CR_AIR_GOOD_PCT, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL,
-  CR_THERMAL_RATING, CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST,
-  CR_SUMMER_DAY_COMFORT, CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_AIR_DAY_GOOD,
-  CR_AIR_NIGHT_GOOD, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, F_COUNT, CR_HEAT_DAYS, CR_TROPICAL_NIGHTS, CR_COUNT,
+  PT_AIR, PT_WIND, PT_THERMAL, PT_HEAT, PT_TROPICAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL,
+  BUCKETS, B_SUMMER_NIGHT, THERMAL_COUNTS, C_DAY_GRADED, C_DAY_BAD, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST,
+  M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN, M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT, CR_AIR, CR_AIR_GOOD_PCT,
+  CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL, CR_THERMAL_RATING,
+  CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST, CR_SUMMER_DAY_COMFORT,
+  CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_AIR_DAY_GOOD, CR_AIR_NIGHT_GOOD,
+  F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, F_COUNT, CR_HEAT_DAYS, CR_TROPICAL_NIGHTS, CR_WIND_P95, CR_COUNT,
 ];
 
 /** A checksum of every layout constant, compared by the loader against its mirror. */

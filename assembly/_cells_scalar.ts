@@ -3,8 +3,9 @@
 // offset to the hour, `th` is the precompute threshold table, counters count negatively (one −1 per hour that passes).
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI,
-  M_UTCI_NOT_MIN, PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
+  B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL,
+  M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT,
+  S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, maxima, sums } from './_cells_state';
 import { param } from './_numeric';

@@ -10,10 +10,9 @@
 // Counters live in int16 lanes for at most BLOCK_HOURS hours, then are added into int32 totals.
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
-  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL, M_UCOMFORT,
-  M_UGUST, M_UTCI, M_UTCI_NOT_MIN, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, flagBytes, paddedCells, PT_AIR, PT_HEAT,
-  PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI,
-  THERMAL_COUNTS,
+  B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N,
+  M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, flagBytes, paddedCells,
+  PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scalar';
 import { counters, flagRow, flushCounters, maxima, resetState, sums } from './_cells_state';
@@ -76,10 +75,11 @@ function airSimd(
     for (let g = 0; g < groups; g++) {
       const off = <usize>g << 4;
       const a = v128.load(p0 + off), b = v128.load(p1 + off), d = v128.load(p2 + off);
-      const va = i16x8.gt_s(a, v128.load(t)), vb = i16x8.gt_s(b, v128.load(t, 32)), vd = i16x8.gt_s(d, v128.load(t, 64));
+      const va = i16x8.gt_s(a, v128.load(t)), vb = i16x8.gt_s(b, v128.load(t, 32));
+      const vd = i16x8.gt_s(d, v128.load(t, 64));
       const isGraded = v128.or(va, v128.or(vb, vd));
-      const ba = i16x8.gt_s(a, v128.load(t, 16)), bb = i16x8.gt_s(b, v128.load(t, 48)), bd = i16x8.gt_s(d, v128.load(t, 80));
-      const isBad = v128.or(ba, v128.or(bb, bd));
+      const ba = i16x8.gt_s(a, v128.load(t, 16)), bb = i16x8.gt_s(b, v128.load(t, 48));
+      const isBad = v128.or(ba, v128.or(bb, i16x8.gt_s(d, v128.load(t, 80))));
       tick(graded + off, isGraded);
       tick(bad + off, isBad);
       tick(dayGraded + off, v128.and(isGraded, day));

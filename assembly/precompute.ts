@@ -6,7 +6,8 @@
 // the JavaScript side (src/compute/precompute-kernel.ts), which checks every length and pointer once. The kernel
 // allocates nothing.
 import { remapFill } from './_accumulate';
-import { cellsLayoutSignature, flagBytes, stateBytes } from './_cells_layout';
+import { cellsLayoutSignature, flagBytes, paddedCells, stateBytes } from './_cells_layout';
+import { selectBytes, selectP95 } from './_cells_select';
 import { finishCells } from './_cells_finish';
 import { scanChunk } from './_cells_scan';
 import { layoutSignature, METRIC_AIR, METRIC_THERMAL, METRIC_WIND } from './_layout';
@@ -46,21 +47,27 @@ export function flag_bytes(cells: i32, days: i32): usize {
   return flagBytes(cells, days);
 }
 
+/** Bytes of scratch the percentile selection needs for `cells` cells. */
+export function select_bytes(cells: i32): usize {
+  return selectBytes(cells);
+}
+
 /**
  * Computes the result row of every cell of one chunk: `hours` × `cells` int16 per field, hour-major (pointer 0 =
  * metric absent), `bucket` one calendar byte per hour, `dayIndex` and `nightIndex` one int16 per hour (the local date
  * of the hour, and of the night it belongs to or −1; each < `days`), `maskU8` one 0/1 byte per cell (0 = no result),
- * `th` the precompute threshold table, `params` the statistics parameter block, `state` stateBytes(cells) and `flags`
- * flagBytes(cells, days) of scratch, `results` CR_COUNT f64 per cell.
+ * `th` the precompute threshold table, `params` the statistics parameter block, `state` stateBytes(cells), `flags`
+ * flagBytes(cells, days) and `select` selectBytes(cells) of scratch, `results` CR_COUNT f64 per cell.
  */
 export function precompute_cells(
   hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
   bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, maskU8: usize, th: usize, params: usize, state: usize,
-  flags: usize, results: usize,
+  flags: usize, select: usize, results: usize,
 ): void {
   scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, bucket, dayIndex, nightIndex, days, flags, th, params,
     state);
   const metrics = ((no2 | pm25 | pm10) != 0 ? METRIC_AIR : 0) | ((ucomfort | ugust) != 0 ? METRIC_WIND : 0)
     | (utci != 0 ? METRIC_THERMAL : 0);
   finishCells(cells, maskU8, metrics, th, params, state, days, flags, results);
+  if (ucomfort != 0) selectP95(hours, cells, <usize>paddedCells(cells), ucomfort, th, params, state, select, results);
 }

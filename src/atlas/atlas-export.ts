@@ -37,6 +37,13 @@ export interface AtlasExport {
 /** Share of the outdoor area per label band, %, one decimal. */
 type BandShares = Record<ScoreLabel, number>;
 
+/** A block's city-wide summary in atlas.json. */
+interface BlockSummary {
+  readonly outdoor_cells: number;
+  readonly rating_bands_pct?: BandShares;
+  readonly score_bands_pct?: BandShares;
+}
+
 const LABELS: readonly ScoreLabel[] = ['Excellent', 'Very good', 'Good', 'Moderate', 'Poor', 'Bad'];
 
 /** The share of the cells with a value in each label band of `values`. */
@@ -86,7 +93,7 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   const figures = ATLAS_FIGURES.filter((f) => group.grids.includes(f.grid));
   const res = grid.resolution_m;
   const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
-  const summaries: Partial<Record<AtlasBlock, { outdoor_cells: number; rating_bands_pct?: BandShares; score_bands_pct?: BandShares }>> = {};
+  const summaries: Partial<Record<AtlasBlock, BlockSummary>> = {};
   const files: ExportedFile[] = [];
   await mkdir(outDir, { recursive: true });
   for (const figure of figures) {
@@ -95,11 +102,13 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     const bytes = encodeCog({
       width: grid.nx, height: grid.ny, values, epsg: grid.crs_epsg, originX: origin.x, originY: origin.y,
       cellSize: res, nodata: ATLAS_NODATA, resampling: figure.resampling, description: figure.field,
-      unit: figure.unit, metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
+      unit: figure.unit,
+      metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
     });
     await writeAtomically(join(outDir, file), bytes);
     files.push({ file, bytes: bytes.length });
-    const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct' : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
+    const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct'
+      : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
     if (kind !== undefined) {
       const { cells, pct } = bandShares(values);
       summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };

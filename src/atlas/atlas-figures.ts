@@ -75,6 +75,8 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
     meaning: 'The windiest hour: its effective speed, the larger of the mean speed and 0.8 × the gust.' },
   { grid: 'wind_mean_ucomfort_ms', field: 'wind.mean_ucomfort_ms', block: 'wind', unit: 'm/s', resampling: 'average',
     meaning: 'Mean wind speed at pedestrian height (Ucomfort) over the valid hours.' },
+  { grid: 'wind_p95_ucomfort_ms', field: 'wind.p95_ucomfort_ms', block: 'wind', unit: 'm/s', resampling: 'average',
+    meaning: '95th percentile of the hourly wind speed at pedestrian height (Ucomfort).' },
   { grid: 'wind_max_gust_ms', field: 'wind.max_gust_ms', block: 'wind', unit: 'm/s', resampling: 'average',
     meaning: 'The strongest gust of the year.' },
   { grid: 'thermal_summer_day_comfort_pct', field: 'thermal.summer_day_comfort_pct', block: 'thermal', unit: '%',

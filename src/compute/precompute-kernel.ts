@@ -19,7 +19,7 @@ import { METRIC, PARAMS } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { MAX_MEMORY_BYTES, oncePerVariant, type StatsVariant } from './kernel-wasm.js';
-import { CELL_ROW, CELL_THRESHOLDS, flagBytes, stateBytes } from './precompute-layout.js';
+import { CELL_ROW, CELL_THRESHOLDS, flagBytes, selectBytes, stateBytes } from './precompute-layout.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
 
@@ -33,6 +33,7 @@ interface Regions {
   readonly maskU8: number;
   readonly state: number;
   readonly flags: number;
+  readonly select: number;
   readonly results: number;
   readonly chunks: Readonly<Record<HourlyField, number>>;
   readonly fillBlock: number;
@@ -67,6 +68,7 @@ function planRegions(
   const maskU8 = take(cells);
   const state = take(stateBytes(cells));
   const flags = take(flagBytes(cells, days));
+  const select = take(selectBytes(cells));
   const results = take(cells * CELL_ROW.COUNT * 8);
   const chunkBytes = hours * cells * 2;
   const chunks = Object.fromEntries(HOURLY_FIELDS.map((f) => [f, buffered.includes(f) ? take(chunkBytes) : 0]));
@@ -78,7 +80,7 @@ function planRegions(
     );
   }
   return {
-    params, thresholds, bucket, dayIndex, nightIndex, maskU8, state, flags, results,
+    params, thresholds, bucket, dayIndex, nightIndex, maskU8, state, flags, select, results,
     chunks: chunks as Record<HourlyField, number>, fillBlock, end: at,
   };
 }
@@ -161,7 +163,7 @@ export class PrecomputeKernel {
       hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
       fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
       fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.dayIndex, g.nightIndex, c.days, g.maskU8, g.thresholds,
-      g.params, g.state, g.flags, g.results,
+      g.params, g.state, g.flags, g.select, g.results,
     );
     return new Float64Array(this.#x.memory.buffer, g.results, cells * CELL_ROW.COUNT);
   }

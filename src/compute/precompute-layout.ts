@@ -24,7 +24,8 @@ export const CELL_ROW = Object.freeze({
   AIR: 0, AIR_GOOD_PCT: 1, AIR_RATING: 2, AIR_SUBSCORE: 3, WIND: 6, WIND_SCORE: 7, WIND_RATING: 8, THERMAL: 9,
   THERMAL_RATING: 10, THERMAL_SUBSCORE: 11, NIGHT_MEAN: 15, AIR_MEAN: 16, WIND_EXCEED: 19, WIND_CALM: 24,
   WIND_WORST: 25, SUMMER_DAY_COMFORT: 26, COMFORT_PCT: 27, WIND_MEAN: 28, MAX_GUST: 29, UTCI_MEAN: 30, UTCI_MIN: 31,
-  UTCI_MAX: 32, AIR_DAY_GOOD: 33, AIR_NIGHT_GOOD: 34, HEAT_DAYS: 35, TROPICAL_NIGHTS: 36, COUNT: 37,
+  UTCI_MAX: 32, AIR_DAY_GOOD: 33, AIR_NIGHT_GOOD: 34, HEAT_DAYS: 35, TROPICAL_NIGHTS: 36, WIND_P95: 37,
+  COUNT: 38,
 });
 
 /** Per-date flag arrays (days × padded cells int16 each): heat day, night with data, night with a low hour. */
@@ -44,7 +45,7 @@ const ORDERED: readonly number[] = [
   CELL_ROW.SUMMER_DAY_COMFORT, CELL_ROW.COMFORT_PCT, CELL_ROW.WIND_MEAN, CELL_ROW.MAX_GUST, CELL_ROW.UTCI_MEAN,
   CELL_ROW.UTCI_MIN, CELL_ROW.UTCI_MAX, CELL_ROW.AIR_DAY_GOOD, CELL_ROW.AIR_NIGHT_GOOD, CELL_FLAGS.HEAT,
   CELL_FLAGS.NIGHT_DATA, CELL_FLAGS.NIGHT_LOW, CELL_FLAGS.COUNT, CELL_ROW.HEAT_DAYS, CELL_ROW.TROPICAL_NIGHTS,
-  CELL_ROW.COUNT,
+  CELL_ROW.WIND_P95, CELL_ROW.COUNT,
 ];
 
 /** The layout checksum, computed with 32-bit wrap-around exactly as the kernel does. */
@@ -60,4 +61,9 @@ export function stateBytes(cells: number): number {
 /** Bytes of per-date flags for `cells` cells over `days` local dates (as the kernel's `flag_bytes`). */
 export function flagBytes(cells: number, days: number): number {
   return Math.ceil(cells / 8) * 8 * days * CELL_FLAGS.COUNT * 2;
+}
+
+/** Bytes of scratch the percentile selection needs for `cells` cells (as the kernel's `select_bytes`). */
+export function selectBytes(cells: number): number {
+  return cells * (512 * 4 + 16);
 }

@@ -23,6 +23,7 @@ export const PRECOMPUTE_GRIDS = [
   'wind_worst_moment_ms', 'thermal_summer_day_comfort_pct', 'thermal_comfort_pct',
   'wind_mean_ucomfort_ms', 'wind_max_gust_ms', 'thermal_mean_utci_c', 'thermal_min_utci_c', 'thermal_max_utci_c',
   'air_day_good_pct', 'air_night_good_pct', 'thermal_strong_heat_stress_days', 'thermal_tropical_nights',
+  'wind_p95_ucomfort_ms',
 ] as const;
 /** One precomputed grid's name. */
 export type PrecomputeGrid = (typeof PRECOMPUTE_GRIDS)[number];
@@ -89,6 +90,7 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
     EXCEEDANCE_GRIDS.forEach((g, k) => (grids[g][at] = roundHalf1(r[row + CELL_ROW.WIND_EXCEED + k])));
     grids.wind_worst_moment_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_WORST], 2);
     grids.wind_mean_ucomfort_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_MEAN], 2);
+    grids.wind_p95_ucomfort_ms[at] = roundHalfUp(r[row + CELL_ROW.WIND_P95], 2);
     const gust = r[row + CELL_ROW.MAX_GUST];
     grids.wind_max_gust_ms[at] = Number.isNaN(gust) ? Number.NaN : roundHalfUp(gust, 2);
   }

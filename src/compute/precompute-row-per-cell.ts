@@ -53,6 +53,7 @@ export function cellGridValuesPerCell(
   grids.thermal_comfort_pct[at] = num(thermal, 'comfort_pct');
   grids.wind_mean_ucomfort_ms[at] = num(wind, 'mean_ucomfort_ms');
   grids.wind_max_gust_ms[at] = num(wind, 'max_gust_ms');
+  grids.wind_p95_ucomfort_ms[at] = num(wind, 'p95_ucomfort_ms');
   grids.thermal_mean_utci_c[at] = num(thermal, 'mean_utci_c');
   grids.thermal_min_utci_c[at] = num(thermal, 'min_utci_c');
   grids.thermal_max_utci_c[at] = num(thermal, 'max_utci_c');

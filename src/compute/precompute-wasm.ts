@@ -19,9 +19,10 @@ export interface PrecomputeExports {
   precompute_cells(
     hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
     utci: number, bucket: number, dayIndex: number, nightIndex: number, days: number, maskU8: number,
-    thresholds: number, params: number, state: number, flags: number, results: number,
+    thresholds: number, params: number, state: number, flags: number, select: number, results: number,
   ): void;
   flag_bytes(cells: number, days: number): number;
+  select_bytes(cells: number): number;
 }
 
 /** Compiles and instantiates a variant; checks that both layouts match this build of the JavaScript side. */

@@ -211,7 +211,9 @@ function entriesOf(grid: CogGrid, lv: Level, overview: boolean, offsets: readonl
 /** The whole file. */
 export function encodeCog(grid: CogGrid): Uint8Array {
   const { width, height, values, nodata, resampling } = grid;
-  if (values.length !== width * height) throw new RangeError(`The grid has ${values.length} values, not ${width * height}.`);
+  if (values.length !== width * height) {
+    throw new RangeError(`The grid has ${values.length} values, not ${width * height}.`);
+  }
   const levels: Level[] = [level(values, width, height, nodata)];
   let current = { values, width, height };
   do {

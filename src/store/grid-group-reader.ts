@@ -48,7 +48,8 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
   for (const [name, meta] of arrays) {
     const [rows, cols] = meta.shape;
     if (rows !== ny || cols !== nx || meta.dtype !== '<f4' || meta.chunks[0] !== ny || meta.chunks[1] !== nx) {
-      throw new DatasetError(`Grid '${name}' of ${dir} is ${meta.shape.join(' × ')} ${meta.dtype}, not ${ny} × ${nx} <f4.`);
+      const shape = `${meta.shape.join(' × ')} ${meta.dtype}`;
+      throw new DatasetError(`Grid '${name}' of ${dir} is ${shape}, not ${ny} × ${nx} <f4.`);
     }
   }
   return {

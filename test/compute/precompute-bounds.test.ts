@@ -4,7 +4,7 @@
  * regions it was given. The exports are wrapped to count calls.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CELL_ROW, flagBytes, stateBytes } from '../../src/compute/precompute-layout.js';
+import { CELL_ROW, flagBytes, selectBytes, stateBytes } from '../../src/compute/precompute-layout.js';
 import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
 import { freshPrecomputeExports } from '../../src/compute/precompute-wasm.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
@@ -19,7 +19,8 @@ const CELLS = 8;
 const FIELDS: readonly HourlyField[] = ['no2', 'ucomfort'];
 const calendar = calendarFor(2023, HOURS, 'UTC');
 /** Exports that only read constants. */
-const CONSTANT_EXPORTS = new Set(['heap_base', 'layout_signature', 'cells_layout_signature', 'state_bytes', 'flag_bytes']);
+const CONSTANT_EXPORTS = new Set(['heap_base', 'layout_signature', 'cells_layout_signature', 'state_bytes', 'flag_bytes',
+  'select_bytes']);
 
 const counter = new KernelCallCounter();
 const { refused } = counter;
@@ -100,6 +101,7 @@ describe('precompute kernel boundary', () => {
     const x = await freshPrecomputeExports('scalar');
     for (const cells of [1, 7, 8, 9, 64, 65]) expect(x.state_bytes(cells)).toBe(stateBytes(cells));
     for (const cells of [1, 9, 65]) expect(x.flag_bytes(cells, 366)).toBe(flagBytes(cells, 366));
+    for (const cells of [1, 9, 65]) expect(x.select_bytes(cells)).toBe(selectBytes(cells));
     kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
     for (const cells of [1, 7, 8, 9, 64, 65]) {
       kernel.chunkView('no2', cells).fill(100);
