@@ -52,8 +52,10 @@ export const M_UGUST: i32 = 1;
 export const M_GUST_ALL: i32 = 2;
 export const M_UTCI: i32 = 3;
 export const M_UTCI_NOT_MIN: i32 = 4;
+/** ~raw Ucomfort over valid hours (its minimum: with the maximum, the range the percentile selection counts over). */
+export const M_UCOMFORT_NOT_MIN: i32 = 5;
 /** Maxima per cell. */
-export const M_COUNT: i32 = 5;
+export const M_COUNT: i32 = 6;
 
 /**
  * Per-cell f64 sums in hour order: physical concentration per pollutant (3), UTCI of summer night hours, Ucomfort of
@@ -137,7 +139,7 @@ export function flagBytes(cells: i32, days: i32): usize {
 const LAYOUT: StaticArray<i32> = [
   PT_AIR, PT_WIND, PT_THERMAL, PT_HEAT, PT_TROPICAL, PT_COUNT, C_GRADED, C_BAD, C_AIR_N, C_WIND_N, C_EXCEED, C_THERMAL,
   BUCKETS, B_SUMMER_NIGHT, THERMAL_COUNTS, C_DAY_GRADED, C_DAY_BAD, C_COUNT, BLOCK_HOURS, M_UCOMFORT, M_UGUST,
-  M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN, M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT, CR_AIR, CR_AIR_GOOD_PCT,
+  M_GUST_ALL, M_UTCI, M_UTCI_NOT_MIN, M_UCOMFORT_NOT_MIN, M_COUNT, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, S_COUNT, CR_AIR, CR_AIR_GOOD_PCT,
   CR_AIR_RATING, CR_AIR_SUBSCORE, CR_WIND, CR_WIND_SCORE, CR_WIND_RATING, CR_THERMAL, CR_THERMAL_RATING,
   CR_THERMAL_SUBSCORE, CR_NIGHT_MEAN, CR_AIR_MEAN, CR_WIND_EXCEED, CR_WIND_CALM, CR_WIND_WORST, CR_SUMMER_DAY_COMFORT,
   CR_COMFORT_PCT, CR_WIND_MEAN, CR_MAX_GUST, CR_UTCI_MEAN, CR_UTCI_MIN, CR_UTCI_MAX, CR_AIR_DAY_GOOD, CR_AIR_NIGHT_GOOD,

@@ -4,7 +4,7 @@
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
   B_SUMMER_NIGHT, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, M_GUST_ALL,
-  M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT,
+  M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, M_UCOMFORT_NOT_MIN, PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT,
   S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, maxima, sums } from './_cells_state';
@@ -66,6 +66,7 @@ export function windScalarHour(
   const valid = counters(state, n, C_WIND_N), exceed = counters(state, n, C_EXCEED);
   const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST), maxGA = maxima(state, n, M_GUST_ALL);
   const sumU = sums(state, n, S_UCOMFORT);
+  const notMinU = maxima(state, n, M_UCOMFORT_NOT_MIN);
   const su = param(params, P_SCALE + 3), ou = param(params, P_OFFSET + 3);
   const stride = n << 1;
   for (let c = from; c < cells; c++) {
@@ -81,6 +82,7 @@ export function windScalarHour(
       tick(exceed + <usize>k * stride + off, u > thAt(t, 2 + 2 * k) || g > thAt(t, 3 + 2 * k));
     }
     store<i16>(maxU + off, <i16>max(<i32>load<i16>(maxU + off), u));
+    if (ok) store<i16>(notMinU + off, <i16>max(<i32>load<i16>(notMinU + off), ~u));
     store<i16>(maxG + off, <i16>max(<i32>load<i16>(maxG + off), g));
   }
 }

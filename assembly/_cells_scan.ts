@@ -11,7 +11,7 @@
 import { P_OFFSET, P_SCALE } from './_layout';
 import {
   B_SUMMER_NIGHT, BLOCK_HOURS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N,
-  M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, flagBytes, paddedCells,
+  M_GUST_ALL, M_UCOMFORT, M_UGUST, M_UTCI, M_UTCI_NOT_MIN, M_UCOMFORT_NOT_MIN, F_HEAT, F_NIGHT_DATA, F_NIGHT_LOW, flagBytes, paddedCells,
   PT_AIR, PT_HEAT, PT_THERMAL, PT_TROPICAL, PT_WIND, S_AIR, S_NIGHT, S_UCOMFORT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scalar';
@@ -109,6 +109,7 @@ function windSimd(
   const e0 = counters(state, n, C_EXCEED), e1 = counters(state, n, C_EXCEED + 1), e2 = counters(state, n, C_EXCEED + 2);
   const e3 = counters(state, n, C_EXCEED + 3), e4 = counters(state, n, C_EXCEED + 4);
   const maxU = maxima(state, n, M_UCOMFORT), maxG = maxima(state, n, M_UGUST), maxGA = maxima(state, n, M_GUST_ALL);
+  const notMinU = maxima(state, n, M_UCOMFORT_NOT_MIN);
   const flip = i16x8.splat(-32768);
   const tu = <f64>thAt(t, 0), su = param(params, P_SCALE + 3), ou = param(params, P_OFFSET + 3);
   const sumU = sums(state, n, S_UCOMFORT);
@@ -130,6 +131,7 @@ function windSimd(
       tick(e3 + off, v128.or(i16x8.gt_s(u, v128.load(t, 128)), i16x8.gt_s(gu, v128.load(t, 144))));
       tick(e4 + off, v128.or(i16x8.gt_s(u, v128.load(t, 160)), i16x8.gt_s(gu, v128.load(t, 176))));
       v128.store(maxU + off, i16x8.max_s(v128.load(maxU + off), u));
+      v128.store(notMinU + off, i16x8.max_s(v128.load(notMinU + off), v128.bitselect(v128.not(u), flip, ok)));
       v128.store(maxG + off, i16x8.max_s(v128.load(maxG + off), gu));
     }
     sumRow(pu, groups, tu, su, ou, sumU);

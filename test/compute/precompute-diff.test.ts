@@ -255,6 +255,34 @@ describe('precompute kernel vs the statistics kernel cell by cell', () => {
     }
   });
 
+  it('selects the 95th percentile of Ucomfort exactly both ways: by range, and by radix for cells of a wide range', () => {
+    const calendar = calendarFor(2023, 8760, 'UTC');
+    const fields: HourlyField[] = ['ucomfort', 'ugust'];
+    const block = makeBlock(
+      { seed: 5, hours: 8760, nCells: 12, fields, missing: 0.05, missingHours: 0, style: 'wide' }, FIELD_ENCODINGS,
+    );
+    // Cells 0–5 keep the generator's wind (a range of a few thousand raw values: counted by range); in cells 6–11
+    // every hour spreads over −20,000…20,000 raw, beyond the range count's limit, so the whole chunk goes by radix.
+    const rng = createRandom(5).fork('wide-ucomfort');
+    const narrow = { ...block, raw: { ...block.raw } };
+    const wide = { ...block, raw: { ...block.raw, ucomfort: Int16Array.from(block.raw.ucomfort!) } };
+    for (let h = 0; h < block.hours; h++) {
+      for (let c = 6; c < 12; c++) {
+        const at = h * block.nCells + c;
+        if (wide.raw.ucomfort[at] !== FIELD_ENCODINGS.ucomfort._FillValue) wide.raw.ucomfort[at] = rng.int(40_001) - 20_000;
+      }
+    }
+    for (const b of [narrow, wide]) {
+      const want = oracleRun(b, FIELD_ENCODINGS, calendar);
+      expect(want.grids.wind_p95_ucomfort_ms.every(Number.isFinite)).toBe(true);
+      for (const kernel of kernels) {
+        const got = kernelRun(kernel, b, FIELD_ENCODINGS, calendar, 12, 0, 1);
+        expectSameFigures(got.figures, want.figures, fields);
+        expectSameGrids(got.grids, want.grids);
+      }
+    }
+  });
+
   it('gives no result for cells without data and none for unselected cells', () => {
     const calendar = calendarFor(2023, 8760, 'Europe/Brussels');
     const block = makeBlock(
