@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAtlas } from '../../src/atlas/atlas-export.js';
 import { ATLAS_FIGURES, figureFile } from '../../src/atlas/atlas-figures.js';
 import { getCity } from '../../src/cities/catalog.js';
+import { computeDataset } from '../../src/compute/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
+import { POLLUTANTS, type Pollutant } from '../../src/classification/belaqi.js';
+import { lambert72ToWgs84 } from '../../src/geo/crs.js';
 import { main } from '../../src/cli/main.js';
 import { ValidationError } from '../../src/errors.js';
 import { precomputeCity } from '../../src/services/precompute.js';
@@ -39,7 +42,8 @@ async function svcExport(out: string): Promise<number> {
 describe('svc atlas export', () => {
   it('refuses a city without a precompute with exit code 2, naming the command, and writes nothing', async () => {
     const out = join(root.dir, 'none');
-    await expect(exportAtlas(dataDir, city, out)).rejects.toThrow(/run `svc precompute --data .* --city brussels` first/);
+    const advice = /run `svc precompute --data .* --city brussels` first/;
+    await expect(exportAtlas(dataDir, city, out)).rejects.toThrow(advice);
     expect(await svcExport(out)).toBe(2);
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });
@@ -56,7 +60,7 @@ describe('svc atlas export', () => {
       expect(await svcExport(out())).toBe(0);
     }, 120_000);
 
-    it.skipIf(!hasGdalPython)('writes every figure as a valid COG on the dataset grid, values equal to the precompute', async () => {
+    it.skipIf(!hasGdalPython)('writes every figure as a valid COG on the dataset grid, as precomputed', async () => {
       const reader = await openDataset(join(dataDir, DATASET));
       const { nx, ny, x0, y0, resolution_m: res } = reader.grid;
       const group = (await openGridGroup(join(dataDir, `${DATASET}.precomputed`), ny, nx))!;
@@ -77,9 +81,49 @@ describe('svc atlas export', () => {
       }
     });
 
+    it('holds at every outdoor cell the field of the statistics answered at its centre (point sampling)', async () => {
+      const ds = await computeDataset(dataDir, DATASET);
+      const { nx, ny, x0, y0, resolution_m: res } = ds.reader.grid;
+      const group = (await openGridGroup(join(dataDir, `${DATASET}.precomputed`), ny, nx))!;
+      const grids = new Map(await Promise.all(ATLAS_FIGURES.map(async (f) => [f, await group.read(f.grid)] as const)));
+      const compute = await createLocalCompute({ dataDir, threads: 2 });
+      const round5 = (v: number): number => Math.round(v * 1e5) / 1e5;
+      let checked = 0;
+      try {
+        for (let r = 0; r < ny; r++) {
+          const answers = [];
+          for (let c = 0; c < nx; c++) {
+            if (ds.outdoor[r * nx + c] !== 1) continue;
+            // The API rounds coordinates to 5 decimals (about a metre) before anything, well inside a 10 m cell.
+            const [lon, lat] = lambert72ToWgs84(x0 + c * res, y0 - r * res);
+            answers.push(compute.computeStats({ dataset: DATASET, lat: round5(lat), lon: round5(lon) })
+              .then((answer) => ({ at: r * nx + c, blocks: answer.blocks as Record<string, unknown> })));
+          }
+          for (const { at, blocks } of await Promise.all(answers)) {
+            for (const [figure, grid] of grids) {
+              const value = figure.field.split('.')
+                .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], blocks);
+              const want = figure.field === 'air.limiting_pollutant'
+                ? (value === undefined ? Number.NaN : POLLUTANTS.indexOf(value as Pollutant) + 1)
+                : typeof value === 'number' ? Math.fround(value) : Number.NaN;
+              if (!Object.is(grid[at], want)) {
+                expect.fail(`${figure.field} at cell ${at}: grid ${grid[at]}, statistics ${String(value)}`);
+              }
+            }
+            checked++;
+          }
+        }
+      } finally {
+        await compute.close();
+      }
+      expect(checked).toBeGreaterThan(1000);
+    }, 120_000);
+
     it('writes atlas.json: the figures, the dataset and the share of the outdoor area per band', async () => {
       const atlas = JSON.parse(await readFile(join(out(), 'atlas.json'), 'utf8'));
-      expect(atlas).toMatchObject({ city: 'brussels', dataset: DATASET, crs: 'EPSG:31370', sampling: 'point', nodata: -9999 });
+      expect(atlas).toMatchObject({
+        city: 'brussels', dataset: DATASET, crs: 'EPSG:31370', sampling: 'point', nodata: -9999,
+      });
       expect(atlas.reference_year).toEqual(expect.any(Number));
       expect(atlas.figures.map((f: { file: string }) => f.file)).toEqual(ATLAS_FIGURES.map(figureFile));
       for (const block of ['air', 'wind', 'thermal']) {
@@ -111,7 +155,8 @@ describe('svc atlas export', () => {
       await writeFile(attrsPath, JSON.stringify(meta));
       try {
         await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(ValidationError);
-        await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(/other data .* run `svc precompute/);
+        const advice = /other data .* run `svc precompute/;
+        await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(advice);
         expect(await svcExport(join(root.dir, 'stale'))).toBe(2);
         await expect(readdir(join(root.dir, 'stale'))).rejects.toThrow(/ENOENT/);
       } finally {

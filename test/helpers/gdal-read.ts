@@ -7,9 +7,10 @@ import { readFileSync, rmSync } from 'node:fs';
 
 const PYTHON = '/usr/bin/python3';
 
+const GDAL_IMPORTS = 'from osgeo import gdal; from osgeo_utils.samples import validate_cloud_optimized_geotiff';
+
 /** True where the GDAL Python bindings and the COG validator are installed. */
-export const hasGdalPython = spawnSync(PYTHON, ['-c',
-  'from osgeo import gdal; from osgeo_utils.samples import validate_cloud_optimized_geotiff'], { encoding: 'utf8' }).status === 0;
+export const hasGdalPython = spawnSync(PYTHON, ['-c', GDAL_IMPORTS], { encoding: 'utf8' }).status === 0;
 
 /** What GDAL reports of a GeoTIFF. */
 export interface GdalView {
@@ -60,7 +61,8 @@ export function gdalRead(path: string): GdalView {
   };
   try {
     const out = execFileSync(PYTHON, ['-c', SCRIPT, path, raw], { encoding: 'utf8' });
-    return { ...(JSON.parse(out) as Omit<GdalView, 'values' | 'overview'>), values: floats(raw), overview: floats(`${raw}.ovr`) };
+    const view = JSON.parse(out) as Omit<GdalView, 'values' | 'overview'>;
+    return { ...view, values: floats(raw), overview: floats(`${raw}.ovr`) };
   } finally {
     rmSync(raw, { force: true });
     rmSync(`${raw}.ovr`, { force: true });
