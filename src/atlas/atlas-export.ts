@@ -7,13 +7,14 @@
  * partial file under a final name. A city without a precompute, or with one of another content version of the
  * dataset, is refused before anything is written, naming the command to run.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CityConfig } from '../cities/city-types.js';
 import { precomputedDir } from '../compute/dataset-cache.js';
 import { ValidationError } from '../errors.js';
 import { checkPrecomputable } from '../services/precompute.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
+import { writeFileAtomic } from '../store/atomic-dir.js';
 import { encodeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
@@ -62,17 +63,6 @@ function bandShares(values: Float32Array): { cells: number; pct: BandShares } {
   return { cells, pct };
 }
 
-/** Writes `bytes` to `path` through a temporary file in the same directory. */
-async function writeAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
-  const tmp = `${path}.partial-${process.pid}`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
 
 /** Exports the atlas of `city` from the data directory `dataDir` into `outDir`. */
 export async function exportAtlas(dataDir: string, city: CityConfig, outDir: string): Promise<AtlasExport> {
@@ -105,7 +95,7 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
       unit: figure.unit,
       metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
     });
-    await writeAtomically(join(outDir, file), bytes);
+    await writeFileAtomic(join(outDir, file), bytes);
     files.push({ file, bytes: bytes.length });
     const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct'
       : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
@@ -131,7 +121,7 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     summaries,
   };
   const json = `${JSON.stringify(atlas, null, 2)}\n`;
-  await writeAtomically(join(outDir, 'atlas.json'), json);
+  await writeFileAtomic(join(outDir, 'atlas.json'), json);
   files.push({ file: 'atlas.json', bytes: Buffer.byteLength(json) });
   return { dataset: city.dataset, files };
 }

@@ -142,7 +142,7 @@ describe('svc atlas export', () => {
       await mkdir(join(target, figureFile(ATLAS_FIGURES[3]!)), { recursive: true });
       await expect(exportAtlas(dataDir, city, target)).rejects.toThrow();
       const names = await readdir(target);
-      expect(names.filter((n) => n.includes('.partial-'))).toEqual([]);
+      expect(names.filter((n) => n.startsWith('.'))).toEqual([]);
       expect(names).toEqual(expect.arrayContaining(ATLAS_FIGURES.slice(0, 3).map(figureFile)));
       expect(names).not.toContain('atlas.json');
     });
