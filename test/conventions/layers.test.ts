@@ -2,9 +2,9 @@
  * The import directions of the house, as a table of allowed arrows between rooms (folders under src/, plus the
  * `workers/` entries). Requests come down: the entry points (CLI, thread entries) and the composition root (`nodes`)
  * over the HTTP layer (`api`, with the documentation site `reference` reading its contract), over the products
- * (`services` for statistics and live records, `map`, `reports`), over the back ends (`cluster` for NATS, `compute`
- * for the kernels, `model-service`, `upstream`), over the data (`store`, `sampling`, `stats`) and the foundations
- * (`geo`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
+ * (`services` for statistics and live records, `map`, `reports`, `atlas`), over the back ends (`cluster` for NATS,
+ * `compute` for the kernels, `model-service`, `upstream`), over the data (`store`, `sampling`, `stats`) and the
+ * foundations (`geo`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
  * or dynamic included, fails with its file and line; a new folder must be given its place.
  */
 import { join } from 'node:path';
@@ -39,6 +39,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'stats', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
+  // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group).
   atlas: ['cities', 'compute', 'errors', 'services', 'stats', 'store'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
