@@ -4,8 +4,9 @@
  * and `atlas.json`: the figures with units and meanings, the dataset, its reference year, when the precompute and the
  * export ran, and city-wide summaries (the share of the outdoor area in each label band of every block's rating and
  * score). Each file is written under a temporary name and renamed into place, so an interrupted export leaves no
- * partial file under a final name. A city without a precompute, or with one of another content version of the
- * dataset, is refused before anything is written, naming the command to run.
+ * partial file under a final name. A city without a precompute, with one of another content version of the dataset,
+ * or with one made by an earlier version that lacks figures, is refused before anything is written, naming the
+ * command to run.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -80,7 +81,14 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
         `${String(group.attrs.content_version)}, the dataset is ${attrs.content_version}); run \`${rerun}\` again.`,
     );
   }
-  const figures = ATLAS_FIGURES.filter((f) => group.grids.includes(f.grid));
+  const missing = ATLAS_FIGURES.filter((f) => !group.grids.includes(f.grid)).map((f) => f.grid);
+  if (missing.length > 0) {
+    throw new ValidationError(
+      `The precompute of '${city.dataset}' in ${dataDir} was made by an earlier version and lacks ${missing.length} ` +
+        `figure${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); run \`${rerun}\` again.`,
+    );
+  }
+  const figures = ATLAS_FIGURES;
   const res = grid.resolution_m;
   const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
   const summaries: Partial<Record<AtlasBlock, BlockSummary>> = {};

@@ -163,5 +163,21 @@ describe('svc atlas export', () => {
         await writeFile(attrsPath, original);
       }
     });
+
+    it('refuses a precompute of an earlier version that lacks figures, naming the command', async () => {
+      const metaPath = join(dataDir, `${DATASET}.precomputed`, '.zmetadata');
+      const original = await readFile(metaPath, 'utf8');
+      const meta = JSON.parse(original);
+      delete meta.metadata['wind_p95_ucomfort_ms/.zarray'];
+      await writeFile(metaPath, JSON.stringify(meta));
+      try {
+        const advice = /earlier version and lacks 1 figure \(wind_p95_ucomfort_ms\); run `svc precompute/;
+        await expect(exportAtlas(dataDir, city, join(root.dir, 'older'))).rejects.toThrow(advice);
+        expect(await svcExport(join(root.dir, 'older'))).toBe(2);
+        await expect(readdir(join(root.dir, 'older'))).rejects.toThrow(/ENOENT/);
+      } finally {
+        await writeFile(metaPath, original);
+      }
+    });
   });
 });
