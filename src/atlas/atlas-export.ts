@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../store/atomic-dir.js';
 import { encodeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
-import { ATLAS_FIGURES, figureFile, type AtlasBlock } from './atlas-figures.js';
+import { ATLAS_FIGURES, figureFile, type AtlasBlock } from '../compute/precompute-figures.js';
 
 /** Value written where a cell has no figure. */
 export const ATLAS_NODATA = -9999;

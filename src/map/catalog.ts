@@ -4,13 +4,17 @@
  * from that hour's UTCI slice); it is assembled on demand and cached (map-service.ts). The body is made from it per
  * answer: layers outside the key's metric scope left out (buildings never), every URL signed for the key with an
  * expiry rounded up to the hour. URLs in the body are root-relative (`/v1/…`), like every link the service returns.
+ * The annual layers (annual-layers.ts) join `static` where the city's precompute is current (annual-grids.ts).
  */
 import type { CityConfig, MapLayer } from '../cities/city-types.js';
 import { holdsMetric } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
+import type { HourlyField } from '../store/dataset-types.js';
 import type { Timestep } from '../upstream/model-service-contract.js';
+import type { AnnualGrids } from './annual-grids.js';
+import { ANNUAL_LAYERS, liveLayerOf } from './annual-layers.js';
 import type { DatasetState, MapData } from './map-data.js';
-import { layerHasData, MAP_LAYERS, type MapLayerDef } from './map-layers.js';
+import { layerHasData, MAP_LAYERS, mapLayer, type MapLayerDef, type TileLayer } from './map-layers.js';
 import type { ValueRange } from './thermal-range.js';
 import type { TileRenderer } from './tile-renderer.js';
 import { signedQuery, urlExpiry } from './url-signing.js';
@@ -36,7 +40,8 @@ export interface CatalogSkeleton {
   readonly city: CityConfig;
   readonly state: DatasetState;
   readonly generatedUtc: string;
-  readonly staticLayers: readonly MapLayer[];
+  /** `buildings`, then the annual layers whose precompute is served. */
+  readonly staticLayers: readonly TileLayer[];
   readonly live: CatalogStep;
   readonly forecast: readonly CatalogStep[];
 }
@@ -64,17 +69,30 @@ function prefetchLive(data: MapData, state: DatasetState, offered: readonly MapL
   for (const def of offered) {
     if (def.kind !== 'timed' || def.id === 'thermal') continue;
     for (const field of def.fields) {
-      if (field.source === 'building_height' || !state.info.fields.includes(field.source)) continue;
-      data.prefetch(state, field.source, state.timesteps.live.timestamp_ms, 0);
+      if (!(state.info.fields as readonly string[]).includes(field.source)) continue;
+      data.prefetch(state, field.source as HourlyField, state.timesteps.live.timestamp_ms, 0);
     }
   }
 }
 
+/**
+ * The annual layers of `city` served with `state`: those whose live layer the city offers and the dataset holds,
+ * when its precompute is current. A precompute that cannot be read leaves them out too (the log says why).
+ */
+async function annualLayers(city: CityConfig, state: DatasetState, offered: readonly MapLayerDef[], annual: AnnualGrids | undefined): Promise<TileLayer[]> {
+  const candidates = Object.values(ANNUAL_LAYERS).filter((def) => offered.some((o) => o.id === liveLayerOf(def)));
+  if (annual === undefined || candidates.length === 0) return [];
+  const status = await annual.status(state, city.id).catch(() => undefined);
+  return status?.served ? candidates.map((def) => def.id) : [];
+}
+
 /** Assembles the skeleton of `city` from a freshly fetched dataset state; any model failure rejects. */
-export async function assembleSkeleton(city: CityConfig, data: MapData, renderer: TileRenderer, nowMs: number): Promise<CatalogSkeleton> {
+export async function assembleSkeleton(
+  city: CityConfig, data: MapData, renderer: TileRenderer, nowMs: number, annual?: AnnualGrids,
+): Promise<CatalogSkeleton> {
   const { state } = await data.state(city.dataset, false);
   const offered = (city.map?.layers ?? []).map((id) => MAP_LAYERS[id]).filter((def) => layerHasData(def, state.info.fields));
-  const timed = offered.filter((def) => def.kind === 'timed').map((def) => def.id);
+  const timed = offered.filter((def) => def.kind === 'timed').map((def) => def.id as MapLayer);
   const steps = [state.timesteps.live, ...state.timesteps.forecast];
   const ranges = timed.includes('thermal')
     ? await mapLimit(steps, RANGE_CONCURRENCY, async (s) => renderer.range(await data.slice(state, 'utci', s.timestamp_ms, s.lead_h)))
@@ -89,14 +107,14 @@ export async function assembleSkeleton(city: CityConfig, data: MapData, renderer
     city,
     state,
     generatedUtc: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    staticLayers: offered.filter((def) => def.kind === 'static').map((def) => def.id),
+    staticLayers: [...offered.filter((def) => def.kind === 'static').map((def) => def.id), ...await annualLayers(city, state, offered, annual)],
     live: entries[0],
     forecast: entries.slice(1),
   };
 }
 
-/** The TileJSON path of a layer: static, or a live or forecast timestep. */
-function tileJsonPath(city: string, layer: MapLayer, kind: 'live' | 'forecast' | 'static', timestampMs?: number): string {
+/** The TileJSON path of a layer: static (annual layers too), or a live or forecast timestep. */
+function tileJsonPath(city: string, layer: TileLayer, kind: 'live' | 'forecast' | 'static', timestampMs?: number): string {
   const base = `${API_ROOT}/map/${city}/tiles`;
   if (kind === 'static') return `${base}/${layer}.json`;
   return `${base}/${kind === 'forecast' ? 'forecast/' : ''}${layer}/${timestampMs}.json`;
@@ -111,13 +129,13 @@ export function keySeesLayer(key: ApiKeyRecord, layer: MapLayerDef): boolean {
 export function catalogBody(skeleton: CatalogSkeleton, key: ApiKeyRecord, secret: Uint8Array, nowMs: number): string {
   const { city, state } = skeleton;
   const exp = urlExpiry(nowMs);
-  const queries = new Map<MapLayer, string>();
-  const query = (layer: MapLayer) => {
+  const queries = new Map<TileLayer, string>();
+  const query = (layer: TileLayer) => {
     let q = queries.get(layer);
     if (q === undefined) queries.set(layer, (q = signedQuery(secret, { keyId: key.id, city: city.id, layer, exp })));
     return q;
   };
-  const visible = (ids: readonly MapLayer[]) => ids.filter((id) => keySeesLayer(key, MAP_LAYERS[id]));
+  const visible = <L extends TileLayer>(ids: readonly L[]) => ids.filter((id) => keySeesLayer(key, mapLayer(id)!));
   const timestep = (entry: CatalogStep, kind: 'live' | 'forecast') => ({
     timestamp: entry.step.hour,
     timestamp_ms: entry.step.timestamp_ms,

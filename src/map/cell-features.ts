@@ -1,7 +1,8 @@
 /**
  * Features of the timed layers (thermal, wind, air): one quad per published block of grid cells, carrying the layer's
  * fields. At `maxzoom` a block is one cell; below, a block of 2^k × 2^k cells (aligned to the grid's north-west
- * corner, cut at its edges) publishes each field as the mean of its cells that have a value. A field with no value in
+ * corner, cut at its edges) publishes each field as the mean of its cells that have a value (a coded field, such as
+ * the annual layers' limiting pollutant, as its most frequent value, the lowest on a tie). A field with no value in
  * the block is left out of the feature; a block with no field at all (building interiors, missing data) has no
  * feature. Along a row of blocks, neighbours whose published values are all equal become one quad.
  */
@@ -14,6 +15,23 @@ export interface FieldSlice {
   readonly name: string;
   readonly decimals: number;
   readonly values: Float32Array;
+  /** How a block of cells publishes it (default: the mean). */
+  readonly aggregate?: 'mean' | 'mode';
+}
+
+/** The most frequent value of the block's cells with a value (the lowest on a tie); NaN when none has one. */
+function blockMode(values: Float32Array, nx: number, r0: number, r1: number, c0: number, c1: number): number {
+  const counts = new Map<number, number>();
+  for (let r = r0; r < r1; r++) {
+    for (let c = c0; c < c1; c++) {
+      const v = values[r * nx + c];
+      if (v === v) counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+  }
+  let best = Number.NaN;
+  let most = 0;
+  for (const [v, n] of counts) if (n > most || (n === most && v < best)) [best, most] = [v, n];
+  return best;
 }
 
 /** Published values of block (i, j), one per field (NaN: absent); false when every field is absent. */
@@ -24,6 +42,12 @@ function blockValues(frame: TileFrame, fields: readonly FieldSlice[], scales: re
   let any = false;
   for (let f = 0; f < fields.length; f++) {
     const values = fields[f].values;
+    if (fields[f].aggregate === 'mode') {
+      const mode = blockMode(values, grid.nx, i * block, rEnd, j * block, cEnd);
+      out[f] = Number.isNaN(mode) ? mode : roundAway(mode, scales[f]);
+      any ||= !Number.isNaN(mode);
+      continue;
+    }
     let sum = 0;
     let count = 0;
     for (let r = i * block; r < rEnd; r++) {

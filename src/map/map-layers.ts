@@ -1,29 +1,43 @@
 /**
  * The map layers and their tile fields (the interface's "Map layers and tile fields" table), as data: which dataset
  * arrays feed each field, to how many decimals values are published, which metric gates the layer and the name of its
- * vector-tile source layer. Tiles, TileJSON and the catalog all read this one registry.
+ * vector-tile source layer. The annual layers of the city atlas (annual-layers.ts) have the same shape. Tiles,
+ * TileJSON and the catalog all read this one registry.
  */
 import type { MapLayer, StatMetric } from '../cities/city-types.js';
+import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import type { FigureLegend } from '../scales/figure-legends.js';
 import type { HourlyField } from '../store/dataset-types.js';
+import { ANNUAL_LAYERS, type AnnualLayer } from './annual-layers.js';
+
+/** Every layer id a tile path may name: the contract's four, and the annual layers where a precompute exists. */
+export type TileLayer = MapLayer | AnnualLayer;
 
 /** One property of a layer's features. */
 export interface TileField {
   /** Property name in the tile (`UTCI`, `Ucomfort`, …). */
   readonly name: string;
-  /** The dataset array it is read from. */
-  readonly source: HourlyField | 'building_height';
+  /** The dataset array it is read from, or the precomputed grid (annual layers). */
+  readonly source: HourlyField | 'building_height' | PrecomputeGrid;
   /** Decimal places published (half away from zero). */
   readonly decimals: number;
   readonly label: string;
   readonly unit: string;
   readonly meaning: string;
+  /** How a block of cells at a low zoom publishes it: the mean of its cells (default) or their most frequent value. */
+  readonly aggregate?: 'mean' | 'mode';
+  /** Annual layers: the envelope field it holds and what colours it (published in the TileJSON). */
+  readonly figure?: { readonly field: string; readonly legend: FigureLegend };
 }
 
 /** One map layer. */
 export interface MapLayerDef {
-  readonly id: MapLayer;
-  /** `timed`: one tileset per live or forecast timestep; `static`: one tileset without time. */
-  readonly kind: 'timed' | 'static';
+  readonly id: TileLayer;
+  /**
+   * `timed`: one tileset per live or forecast timestep; `static`: one tileset without time; `annual`: one tileset
+   * without time from the city's precompute, served on static paths.
+   */
+  readonly kind: 'timed' | 'static' | 'annual';
   /** The metric a key must hold to get the layer; undefined: never gated (buildings). */
   readonly metric?: StatMetric;
   /** Name of the vector-tile source layer. */
@@ -64,17 +78,21 @@ export const MAP_LAYERS: Readonly<Record<MapLayer, MapLayerDef>> = Object.freeze
   },
 } satisfies Record<MapLayer, MapLayerDef>);
 
-/** The layer with this id, or undefined for any other string (client input). */
+/** The layer with this id (a contract layer or an annual one), or undefined for any other string (client input). */
 export function mapLayer(id: string): MapLayerDef | undefined {
-  return Object.hasOwn(MAP_LAYERS, id) ? MAP_LAYERS[id as MapLayer] : undefined;
+  if (Object.hasOwn(MAP_LAYERS, id)) return MAP_LAYERS[id as MapLayer];
+  return Object.hasOwn(ANNUAL_LAYERS, id) ? ANNUAL_LAYERS[id as AnnualLayer] : undefined;
 }
 
-/** The TileJSON `fields` of a layer: property name → "label (unit): meaning". */
+/** The TileJSON `fields` of a layer: property name → "label (unit): meaning" ("label: meaning" without a unit). */
 export function fieldDescriptions(layer: MapLayerDef): Record<string, string> {
-  return Object.fromEntries(layer.fields.map((f) => [f.name, `${f.label} (${f.unit}): ${f.meaning}`]));
+  return Object.fromEntries(layer.fields.map((f) => [f.name, `${f.label}${f.unit === '' ? '' : ` (${f.unit})`}: ${f.meaning}`]));
 }
 
-/** Whether a dataset holding `fields` has data for a timed layer (at least one of its fields). */
+/**
+ * Whether a dataset holding `fields` has data for a timed layer (at least one of its fields). Static layers always
+ * have; annual layers are judged by their precompute (annual-grids.ts).
+ */
 export function layerHasData(layer: MapLayerDef, fields: readonly string[]): boolean {
-  return layer.kind === 'static' || layer.fields.some((f) => fields.includes(f.source));
+  return layer.kind !== 'timed' || layer.fields.some((f) => fields.includes(f.source));
 }

@@ -1,7 +1,8 @@
 /**
  * The map product below the HTTP layer: the catalog of a city (assembled on demand, cached CATALOG_TTL_S, the last
  * good one served stale while the model service is down), TileJSON documents and vector tiles (checked in the order
- * of tile-access.ts, drawn off the event loop by a TileRenderer, kept in a byte-bounded LRU of encoded tiles).
+ * of tile-access.ts, drawn off the event loop by a TileRenderer, kept in a byte-bounded LRU of encoded tiles), and
+ * the annual layers of the city atlas, drawn from the city's precompute where it is current (annual-grids.ts).
  *
  * Catalog checks: a city that is unknown or has no map is 404; a city outside the key's scope 403 (the key's product
  * was checked at the HTTP edge). A model service that fails while no catalog of the city is cached is 503
@@ -13,9 +14,11 @@ import { DamagedDataError, NotFoundError, UpstreamError, UpstreamTimeoutError, U
 import { checkCity } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { ModelServiceClient } from '../upstream/model-service-client.js';
+import type { PrecomputeGrid } from '../compute/precompute-publish.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { quoteInput } from '../util/quote-input.js';
+import { AnnualGrids, type AnnualStatus } from './annual-grids.js';
 import { assembleSkeleton, catalogBody, CATALOG_TTL_S, type CatalogSkeleton } from './catalog.js';
 import { MapData, type DatasetState } from './map-data.js';
 import type { MapLayerDef, TileField } from './map-layers.js';
@@ -37,7 +40,14 @@ export interface MapServiceDeps {
   /** Budgets of the slice and encoded-tile caches, bytes. */
   readonly sliceCacheBytes: number;
   readonly tileCacheBytes: number;
+  /** The data directory holding the cities' precomputes; without it, no annual layers are offered. */
+  readonly dataDir?: string;
+  /** Where the reasons a precompute is not served go (default: nowhere). */
+  readonly warn?: (message: string) => void;
 }
+
+/** A served precompute. */
+type ServedAnnual = Extract<AnnualStatus, { served: true }>;
 
 /** A catalog answer: JSON text and how its skeleton was obtained. */
 export interface CatalogResult {
@@ -61,9 +71,13 @@ function upstreamFailure(err: unknown): boolean {
   return err instanceof UpstreamError || err instanceof UpstreamTimeoutError || err instanceof DamagedDataError;
 }
 
-/** The cache key of a tile: what makes its bytes differ (dataset version, layer, hour and lead, address). */
-function tileKey(state: DatasetState, layer: MapLayerDef, t: number | undefined, lead: number, at: { z: number; x: number; y: number }): string {
-  return `${state.info.dataset}|${state.info.content_version}|${layer.id}|${t ?? 'static'}|${lead}|${at.z}/${at.x}/${at.y}`;
+/**
+ * The cache key of a tile: what makes its bytes differ (dataset version, layer, hour and lead or the precompute's
+ * version, address).
+ */
+function tileKey(state: DatasetState, layer: MapLayerDef, t: number | undefined, lead: number, at: { z: number; x: number; y: number }, annual?: ServedAnnual): string {
+  const when = annual?.version ?? t ?? 'static';
+  return `${state.info.dataset}|${state.info.content_version}|${layer.id}|${when}|${lead}|${at.z}/${at.x}/${at.y}`;
 }
 
 /** Serves the map product; one instance per process. */
@@ -75,10 +89,14 @@ export class MapService {
   readonly #skeletons = new Map<string, { readonly skeleton: CatalogSkeleton; readonly assembledMs: number }>();
   readonly #assembling = new Map<string, Promise<CatalogSkeleton>>();
   readonly #signatures: { readonly secret: Uint8Array; readonly verified: VerifiedSignatures };
+  readonly #annual: AnnualGrids | undefined;
 
   constructor(deps: MapServiceDeps) {
     this.#deps = deps;
     this.#data = new MapData({ model: deps.model, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, sliceCacheBytes: deps.sliceCacheBytes });
+    this.#annual = deps.dataDir === undefined ? undefined : new AnnualGrids({
+      dataDir: deps.dataDir, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, warn: deps.warn ?? (() => {}),
+    });
     this.#signatures = { secret: deps.secret, verified: new VerifiedSignatures() };
     this.#tiles = new ByteLru(deps.tileCacheBytes, (tile) => tile.raw.byteLength + (tile.gzip?.byteLength ?? 0) + ENTRY_OVERHEAD);
   }
@@ -117,7 +135,7 @@ export class MapService {
     let running = this.#assembling.get(city.id);
     if (running === undefined) {
       running = (async () => {
-        const skeleton = await assembleSkeleton(city, this.#data, this.#deps.renderer, this.#deps.clock.now());
+        const skeleton = await assembleSkeleton(city, this.#data, this.#deps.renderer, this.#deps.clock.now(), this.#annual);
         this.#skeletons.set(city.id, { skeleton, assembledMs: this.#deps.clock.now() });
         return skeleton;
       })().finally(() => this.#assembling.delete(city.id));
@@ -126,13 +144,24 @@ export class MapService {
     return running;
   }
 
-  /** Checks 1–3 and the timestep of `address`; the dataset state may be stale while the model service is down. */
-  async #open(address: TileAddress): Promise<{ city: CityConfig; layer: MapLayerDef; state: DatasetState; t: number | undefined }> {
+  /**
+   * Checks 1–3 and the timestep of `address` (an annual layer: its precompute is served); the dataset state may be
+   * stale while the model service is down.
+   */
+  async #open(address: TileAddress): Promise<{ city: CityConfig; layer: MapLayerDef; state: DatasetState; t: number | undefined; annual?: ServedAnnual }> {
     const { city, layer } = resolveLayer(address);
     const now = this.#deps.clock.now();
     authorise(this.#signatures, this.#deps.keys, city, layer, address.exp, address.sig, now);
     const { state } = await this.#data.state(city.dataset, true);
-    return { city, layer, state, t: checkStep(address, layer, state, this.#forecasts, now) };
+    const t = checkStep(address, layer, state, this.#forecasts, now);
+    if (layer.kind !== 'annual') return { city, layer, state, t };
+    const status = await this.#annual?.status(state, city.id);
+    if (status?.served !== true) throw this.#noAnnual(city.id);
+    return { city, layer, state, t, annual: status };
+  }
+
+  #noAnnual(city: string): NotFoundError {
+    return new NotFoundError(`The map of '${city}' has no annual layers now: its dataset has no current precompute.`);
   }
 
   /** The TileJSON document of `address`, whose tile URLs start with `origin`. */
@@ -147,10 +176,11 @@ export class MapService {
 
   /** The encoded tile at `address`, raw and gzipped (zero bytes: an empty tile). */
   async tile(address: TileAddress, z: string, x: string, y: string): Promise<EncodedTile> {
-    const { layer, state, t } = await this.#open(address);
+    const { layer, state, t, annual } = await this.#open(address);
     const tile = checkTile(state, z, x, y);
     const lead = t === undefined ? 0 : leadOf(state.timesteps, t);
-    return this.#tiles.load(tileKey(state, layer, t, lead, tile), async () => this.#deps.renderer.render(await this.#job(layer, state, t, lead, tile)));
+    const key = tileKey(state, layer, t, lead, tile, annual);
+    return this.#tiles.load(key, async () => this.#deps.renderer.render(await this.#job(layer, state, t, lead, tile, annual)));
   }
 
   /**
@@ -166,19 +196,27 @@ export class MapService {
       const state = this.#data.freshState(city.dataset, now);
       if (state === undefined) return undefined;
       const t = checkStep(address, layer, state, this.#forecasts, now);
+      const annual = layer.kind === 'annual' ? this.#annual?.freshStatus(state) : undefined;
+      if (layer.kind === 'annual' && annual?.served !== true) return undefined;
       const tile = checkTile(state, z, x, y);
-      return this.#tiles.get(tileKey(state, layer, t, t === undefined ? 0 : leadOf(state.timesteps, t), tile));
+      return this.#tiles.get(tileKey(state, layer, t, t === undefined ? 0 : leadOf(state.timesteps, t), tile, annual as ServedAnnual | undefined));
     } catch {
       return undefined;
     }
   }
 
-  /** What the renderer needs for one tile: the grid and its slices, or the building arrays. */
-  async #job(layer: MapLayerDef, state: DatasetState, t: number | undefined, lead: number, at: { z: number; x: number; y: number }): Promise<TileJob> {
+  /** What the renderer needs for one tile: the grid and its slices (or precomputed grids), or the building arrays. */
+  async #job(
+    layer: MapLayerDef, state: DatasetState, t: number | undefined, lead: number, at: { z: number; x: number; y: number }, annual?: ServedAnnual,
+  ): Promise<TileJob> {
     const base = { layer: layer.id, grid: { ...state.info.grid }, maxzoom: state.footprint.zooms.maxzoom, ...at };
     if (layer.kind === 'static') return { ...base, buildings: await this.#data.buildings(state) };
+    if (layer.kind === 'annual') {
+      const grids = await Promise.all(layer.fields.map((f) => this.#annual!.grid(annual!, f.source as PrecomputeGrid)));
+      return { ...base, fields: layer.fields.map((f, i) => ({ name: f.name, decimals: f.decimals, values: grids[i], aggregate: f.aggregate ?? 'mean' })) };
+    }
     const held = layer.fields.filter((f): f is TileField & { source: HourlyField } =>
-      f.source !== 'building_height' && state.info.fields.includes(f.source));
+      (state.info.fields as readonly string[]).includes(f.source));
     const slices = await Promise.all(held.map((f) => this.#data.slice(state, f.source, t!, lead)));
     return { ...base, fields: held.map((f, i) => ({ name: f.name, decimals: f.decimals, values: slices[i] })) };
   }

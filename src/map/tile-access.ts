@@ -2,13 +2,15 @@
  * The checks of a TileJSON or tile request, in the order they run (docs/map.md, order of checks):
  *
  * 1. the address names a city with a map and one of its layers of that kind (live and forecast: thermal, wind, air;
- *    static: buildings) — else 404 `not_found`. This is public (the city index lists map layers) and costs nothing;
+ *    static: buildings, and the annual layer of each live layer the city offers) — else 404 `not_found`. This is
+ *    public (the city index lists map layers) and costs nothing;
  * 2. `exp` and `sig` are present, well formed, genuine for this city and layer, and not past — else 401 `url_expired`.
  *    It runs before anything that would ask the model service, so unsigned requests cost one HMAC;
  * 3. the key the URL was signed for is still entitled: active, not expired, product `map`, the city and the layer's
  *    metric still in its scope — else 403 `forbidden` (a 403 is always about the key);
- * 4. the timestamp is a live or forecast step, the zoom within the tileset's range and x, y within the grid's tiles
- *    — else 404 `not_found`. Numbers must be written canonically (no sign, no leading zeros), so a tile has one URL.
+ * 4. the timestamp is a live or forecast step (an annual layer: the city's precompute is current), the zoom within
+ *    the tileset's range and x, y within the grid's tiles — else 404 `not_found`. Numbers must be written canonically
+ *    (no sign, no leading zeros), so a tile has one URL.
  */
 import { getCity } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
@@ -18,6 +20,7 @@ import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import { quoteInput } from '../util/quote-input.js';
 import { keySeesLayer } from './catalog.js';
 import type { DatasetState } from './map-data.js';
+import { ANNUAL_LAYERS, liveLayerOf } from './annual-layers.js';
 import { layerHasData, mapLayer, type MapLayerDef } from './map-layers.js';
 import { isLiveStep, type ForecastMemory } from './map-timeline.js';
 import type { VerifiedSignatures } from './url-signing.js';
@@ -53,9 +56,12 @@ export function resolveLayer(address: TileAddress): { city: CityConfig; layer: M
     throw new NotFoundError(`No city ${quoteInput(address.city)} with a map; GET /v1/cities?product=map lists them.`);
   }
   const layer = mapLayer(address.layer);
-  const kind = address.kind === 'static' ? 'static' : 'timed';
-  if (layer === undefined || layer.kind !== kind || !city.map.layers.includes(layer.id)) {
-    const offered = city.map.layers.filter((id) => mapLayer(id)?.kind === kind).join(', ');
+  const kinds = address.kind === 'static' ? ['static', 'annual'] : ['timed'];
+  const layers = city.map.layers;
+  const offers = (def: MapLayerDef) => (def.kind === 'annual' ? layers.includes(liveLayerOf(def)) : layers.includes(def.id as never));
+  if (layer === undefined || !kinds.includes(layer.kind) || !offers(layer)) {
+    const annual = address.kind === 'static' ? Object.values(ANNUAL_LAYERS).filter(offers).map((d) => d.id) : [];
+    const offered = [...layers.filter((id) => kinds.includes(mapLayer(id)!.kind)), ...annual].join(', ');
     throw new NotFoundError(`The map of '${city.id}' has no ${address.kind} layer ${quoteInput(address.layer)} (${address.kind} layers: ${offered}).`);
   }
   return { city, layer };
@@ -88,6 +94,9 @@ export function authorise(
 /** Step 4 for TileJSON and tiles: the layer has data in the dataset and the timestamp is a step. Returns it. */
 export function checkStep(address: TileAddress, layer: MapLayerDef, state: DatasetState, forecasts: ForecastMemory, nowMs: number): number | undefined {
   if (!layerHasData(layer, state.info.fields)) throw new NotFoundError(`The dataset of this map holds no ${layer.id} data.`);
+  if (layer.kind === 'annual' && !layerHasData(mapLayer(liveLayerOf(layer))!, state.info.fields)) {
+    throw new NotFoundError(`The dataset of this map holds no ${liveLayerOf(layer)} data.`);
+  }
   if (address.kind === 'static') return undefined;
   const t = canonical(address.timestamp);
   const ok = t !== undefined && (address.kind === 'live'

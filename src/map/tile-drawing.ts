@@ -5,25 +5,24 @@
  * also gzips the tile there, once, so the server can send either form from its cache without compressing per request.
  */
 import { gzipSync } from 'node:zlib';
-import type { MapLayer } from '../cities/city-types.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { addBuildingFeatures, type BuildingArrays } from './building-features.js';
 import { addCellFeatures, type FieldSlice } from './cell-features.js';
 import { projectCorners } from './grid-projection.js';
-import { MAP_LAYERS } from './map-layers.js';
+import { mapLayer, type TileLayer } from './map-layers.js';
 import { encodeTile, MvtLayer } from './mvt-encoder.js';
 import { tileFrame } from './tile-frame.js';
 
 /** Everything needed to draw tile (z, x, y) of one layer. */
 export interface TileJob {
-  readonly layer: MapLayer;
+  readonly layer: TileLayer;
   readonly grid: GridGeometry;
   /** The zoom at which cells are published one by one. */
   readonly maxzoom: number;
   readonly z: number;
   readonly x: number;
   readonly y: number;
-  /** Timed layers: one slice per tile field the dataset holds, in the layer's field order. */
+  /** Timed and annual layers: one slice per tile field the dataset holds, in the layer's field order. */
   readonly fields?: readonly FieldSlice[];
   /** The buildings layer: the static arrays. */
   readonly buildings?: BuildingArrays;
@@ -47,7 +46,8 @@ function cornersOf(grid: GridGeometry): Float64Array {
 
 /** The encoded tile (MVT 2.1, one layer); zero bytes when the tile holds no feature. */
 export function renderTile(job: TileJob): Uint8Array {
-  const def = MAP_LAYERS[job.layer];
+  const def = mapLayer(job.layer);
+  if (def === undefined) throw new Error(`No map layer '${job.layer}'.`);
   const frame = tileFrame(job.grid, cornersOf(job.grid), job.z, job.x, job.y, job.maxzoom);
   if (def.kind === 'static') {
     if (job.buildings === undefined) throw new Error('A buildings tile needs the outdoor mask and heights.');

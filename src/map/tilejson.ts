@@ -2,7 +2,9 @@
  * TileJSON 3.0.0 of one tileset (a layer at a timestep, or the static buildings). TileJSON requires absolute tile
  * URLs (MapLibre cannot resolve a root-relative template: it fetches tiles from a worker with no page to resolve
  * against), so the template is `{origin}/v1/map/…/{z}/{x}/{y}.mvt?exp=…&sig=…` with the origin the route chooses
- * (`SVC_PUBLIC_URL`, else the request's own). It carries the same `exp` and `sig` as the TileJSON URL.
+ * (`SVC_PUBLIC_URL`, else the request's own). It carries the same `exp` and `sig` as the TileJSON URL. An annual
+ * layer's document also carries `figures` (an extension TileJSON allows): per tile property, the envelope field it
+ * holds, its label, unit, decimals and meaning, and the scale-shaped legend that colours it.
  */
 import type { CityConfig } from '../cities/city-types.js';
 import { API_ROOT } from './catalog.js';
@@ -29,7 +31,7 @@ const round6 = (v: number, up: boolean) => (up ? Math.ceil(v * 1e6) : Math.floor
 /** The tile URL template. */
 function tileTemplate(parts: TileJsonParts): string {
   const { city, layer, kind, timestampMs } = parts;
-  const at = kind === 'static' ? layer.id : `${kind === 'forecast' ? 'forecast/' : ''}${layer.id}/${timestampMs}`;
+  const at = timestampMs === undefined ? layer.id : `${kind === 'forecast' ? 'forecast/' : ''}${layer.id}/${timestampMs}`;
   return `${parts.origin}${API_ROOT}/map/${city.id}/tiles/${at}/{z}/{x}/{y}.mvt?${parts.query}`;
 }
 
@@ -57,5 +59,13 @@ export function tileJsonBody(parts: TileJsonParts): string {
       maxzoom: zooms.maxzoom,
       fields: fieldDescriptions(layer),
     }],
+    ...(layer.kind === 'annual' ? { figures: figureEntries(layer) } : {}),
   });
+}
+
+/** The `figures` of an annual layer's TileJSON, keyed by tile property. */
+function figureEntries(layer: MapLayerDef): Record<string, unknown> {
+  return Object.fromEntries(layer.fields.map((f) => [f.name, {
+    field: f.figure!.field, label: f.label, unit: f.unit, decimals: f.decimals, meaning: f.meaning, legend: f.figure!.legend,
+  }]));
 }

@@ -157,6 +157,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       secret: await loadTileSecret(config.tileSecret, config.dataDir),
       sliceCacheBytes: config.mapSliceCacheMb * MIB,
       tileCacheBytes: config.mapTileCacheMb * MIB,
+      // The annual layers are drawn from the cities' precomputes in the data directory.
+      dataDir: config.dataDir,
+      warn: (message) => logger.warn({}, message),
     });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,

@@ -51,16 +51,19 @@ export async function fetchBytes(url: string): Promise<Uint8Array | undefined> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** The text at `location` (file or URL), or undefined when it is absent. */
-export async function readLocationText(location: string): Promise<string | undefined> {
-  if (isDataUrl(location)) {
-    const bytes = await fetchBytes(location);
-    return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  }
+/** The bytes at `location` (file or URL), or undefined when it is absent. */
+export async function readLocationBytes(location: string): Promise<Uint8Array | undefined> {
+  if (isDataUrl(location)) return fetchBytes(location);
   try {
-    return await readFile(location, 'utf8');
+    return new Uint8Array(await readFile(location));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** The text at `location` (file or URL), or undefined when it is absent. */
+export async function readLocationText(location: string): Promise<string | undefined> {
+  const bytes = await readLocationBytes(location);
+  return bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

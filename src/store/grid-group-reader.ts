@@ -1,13 +1,12 @@
 /**
  * Reads a grid group written by grid-group-writer.ts (the whole-city precompute's result grids): its group attributes
- * and each 2-D float32 grid (NaN = no value), from a local directory. Missing group: undefined. A group that exists but
+ * and each 2-D float32 grid (NaN = no value), from a directory or a base URL (data-location.ts). Missing group: undefined. A group that exists but
  * cannot be read as written (no consolidated metadata, a grid of another shape or type, a chunk that does not decode)
  * is a `DatasetError` naming the file.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DatasetError } from '../errors.js';
 import { createChunkCodec, type StorageCodecs } from './codecs.js';
+import { locationJoin, readLocationBytes, readLocationText } from './data-location.js';
 
 /** An opened grid group. */
 export interface GridGroup {
@@ -27,9 +26,8 @@ interface ZarrayMeta extends StorageCodecs {
 
 /** Opens the group at `dir`, expecting grids of `ny` × `nx` cells; undefined when the directory holds no group. */
 export async function openGridGroup(dir: string, ny: number, nx: number): Promise<GridGroup | undefined> {
-  const metaPath = join(dir, '.zmetadata');
-  const text = await readFile(metaPath, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return undefined;
+  const metaPath = locationJoin(dir, '.zmetadata');
+  const text = await readLocationText(metaPath).catch((e: NodeJS.ErrnoException) => {
     throw new DatasetError(`${metaPath} cannot be read (${e.code ?? e.message}).`);
   });
   if (text === undefined) return undefined;
@@ -59,10 +57,12 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
     async read(name) {
       const meta = arrays.get(name);
       if (meta === undefined) throw new DatasetError(`${dir} holds no grid '${name}'.`);
-      const path = join(dir, name, '0', '0');
+      const path = locationJoin(dir, name, '0', '0');
       const codec = await createChunkCodec(meta, 4);
       try {
-        const bytes = await codec.decode(new Uint8Array(await readFile(path)));
+        const stored = await readLocationBytes(path);
+        if (stored === undefined) throw new Error('the file is missing');
+        const bytes = await codec.decode(stored);
         if (bytes.byteLength !== ny * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
         return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
       } catch (cause) {

@@ -7,7 +7,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAtlas } from '../../src/atlas/atlas-export.js';
-import { ATLAS_FIGURES, figureFile } from '../../src/atlas/atlas-figures.js';
+import { ATLAS_FIGURES, figureFile } from '../../src/compute/precompute-figures.js';
 import { getCity } from '../../src/cities/catalog.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';

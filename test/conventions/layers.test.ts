@@ -37,7 +37,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'model-service': ['cities', 'errors', 'geo', 'model', 'sampling', 'store', 'upstream', 'util'],
   // Products below HTTP.
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
-  map: ['cities', 'compute', 'errors', 'geo', 'keys', 'stats', 'store', 'upstream', 'util'],
+  map: ['cities', 'compute', 'errors', 'geo', 'keys', 'scales', 'stats', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group).
   atlas: ['cities', 'compute', 'errors', 'services', 'stats', 'store'],

@@ -56,7 +56,7 @@ const TILE_PROBLEMS = problemResponses(['url_expired', 'forbidden', 'not_found',
 const KINDS: readonly { kind: TileKind; name: string; json: string; tile: string; layerParam: 'layer' | 'static'; what: string }[] = [
   { kind: 'live', name: 'Live', json: '/map/:city/tiles/:layer/:timestamp.json', tile: '/map/:city/tiles/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a live layer at one timestamp' },
   { kind: 'forecast', name: 'Forecast', json: '/map/:city/tiles/forecast/:layer/:timestamp.json', tile: '/map/:city/tiles/forecast/:layer/:timestamp/:z/:x/:y.mvt', layerParam: 'layer', what: 'a forecast layer at one timestep' },
-  { kind: 'static', name: 'Static', json: '/map/:city/tiles/:static.json', tile: '/map/:city/tiles/:static/:z/:x/:y.mvt', layerParam: 'static', what: 'a static layer (buildings)' },
+  { kind: 'static', name: 'Static', json: '/map/:city/tiles/:static.json', tile: '/map/:city/tiles/:static/:z/:x/:y.mvt', layerParam: 'static', what: 'a static layer (buildings, or an annual layer of the city atlas)' },
 ];
 
 /** The address of a request on one of the tile paths. */

@@ -44,7 +44,12 @@ export const MapCatalogSchema = Type.Object({
     url_expires_utc: Type.String({ format: 'date-time', description: 'When every signed URL of this answer stops working: at least an hour ahead, rounded up to the hour.' }),
     resolution_m: Type.Optional(Type.Number({ description: 'Grid resolution of the model, metres.' })),
   }),
-  static: Type.Object({ buildings: Type.Optional(LayerEntry('the building footprints (field Height)')) }, { description: 'Layers without a time dimension.' }),
+  static: Type.Object({
+    buildings: Type.Optional(LayerEntry('the building footprints (field Height)')),
+    annual_air: Type.Optional(LayerEntry('extension: the annual air figures of every cell, from the city\'s precompute (when current; metric air)')),
+    annual_wind: Type.Optional(LayerEntry('extension: the annual wind figures of every cell, from the city\'s precompute (when current; metric wind)')),
+    annual_thermal: Type.Optional(LayerEntry('extension: the annual thermal figures of every cell, from the city\'s precompute (when current; metric thermal)')),
+  }, { description: 'Layers without a time dimension: buildings, and (an extension of the contract) the annual layers of the city atlas where the city\'s precompute is current.' }),
   live: { ...TimestepSchema, description: 'The most recent observed hour; replaced hourly, a few minutes past the hour.' },
   forecast: Type.Array(TimestepSchema, { description: 'Upcoming timesteps in time order; spacing is irregular (hourly, then 3-hourly).' }),
 });
@@ -69,6 +74,17 @@ export const TileJsonSchema = Type.Object({
     maxzoom: Type.Integer(),
     fields: Type.Record(Type.String(), Type.String(), { description: 'Property name → label (unit): meaning.' }),
   })),
+  figures: Type.Optional(Type.Record(Type.String(), Type.Object({
+    field: Type.String({ description: 'The statistics-envelope field the property holds, e.g. air.annual_mean_ugm3.no2.' }),
+    label: Type.String(),
+    unit: Type.String(),
+    decimals: Type.Integer(),
+    meaning: Type.String(),
+    legend: Type.Object({}, {
+      additionalProperties: true,
+      description: 'What colours the property, in the shape of GET /v1/scales/{scale} (fields names the property); based_on names the existing scale it copies, when it does.',
+    }),
+  }), { description: 'Extension, annual layers only: per tile property, the figure it holds and its published legend.' })),
 });
 
 /** `exp` and `sig` as the catalog stamps them. */
@@ -88,6 +104,6 @@ export const TIMED_JSON_PARAMS = Type.Object({ city: CITY, layer: TIMED, timesta
 /** Path parameters of a tile of a live or forecast layer. */
 export const TIMED_TILE_PARAMS = Type.Object({ city: CITY, layer: TIMED, timestamp: TIMESTAMP, ...ZXY });
 /** Path parameters of the TileJSON of a static layer. */
-export const STATIC_JSON_PARAMS = Type.Object({ city: CITY, static: param('buildings.') });
+export const STATIC_JSON_PARAMS = Type.Object({ city: CITY, static: param('buildings, or an annual layer the catalog lists (annual_air, annual_wind, annual_thermal).') });
 /** Path parameters of a tile of a static layer. */
-export const STATIC_TILE_PARAMS = Type.Object({ city: CITY, static: param('buildings.'), ...ZXY });
+export const STATIC_TILE_PARAMS = Type.Object({ city: CITY, static: param('buildings, or an annual layer the catalog lists (annual_air, annual_wind, annual_thermal).'), ...ZXY });

@@ -1,0 +1,102 @@
+/**
+ * What the annual layers are drawn from: the precompute of a city's dataset (`<data dir>/<dataset>.precomputed`, the
+ * grid group `svc precompute` writes). A precompute is served only when it is current: made from the content version
+ * of the dataset the map shows and holding every figure. Otherwise the annual layers are left out of the catalog and
+ * their tiles are 404, and the log says why once per precompute and dataset version (a stale precompute would show
+ * last year's data under this year's name). What was found is kept for `ttlMs` (the catalog's lifetime), so a new
+ * precompute appears within it without a restart; grids are loaded once per precompute into SharedArrayBuffers,
+ * ready for the compute threads that draw tiles.
+ */
+import { precomputedDir } from '../compute/dataset-cache.js';
+import { ATLAS_FIGURES } from '../compute/precompute-figures.js';
+import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
+import type { DatasetState } from './map-data.js';
+
+/** Whether a dataset's precompute is served, and if not, why. */
+export type AnnualStatus =
+  | { readonly served: true; readonly group: GridGroup; readonly version: string }
+  | { readonly served: false; readonly reason: string };
+
+/** Options of `AnnualGrids`. */
+export interface AnnualGridsOptions {
+  /** The data directory (or base URL) holding `<dataset>.precomputed`. */
+  readonly dataDir: string;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  /** Told once per precompute and dataset version why a precompute is not served. */
+  readonly warn: (message: string) => void;
+}
+
+/** The annual grids of every dataset of the map. */
+export class AnnualGrids {
+  readonly #options: AnnualGridsOptions;
+  readonly #status = new Map<string, { readonly checkedMs: number; readonly status: Promise<AnnualStatus> }>();
+  readonly #settled = new Map<string, { readonly checkedMs: number; readonly status: AnnualStatus }>();
+  readonly #grids = new Map<string, Promise<Float32Array>>();
+  readonly #warned = new Set<string>();
+
+  constructor(options: AnnualGridsOptions) {
+    this.#options = options;
+  }
+
+  /** Whether the precompute of `state`'s dataset (city `city`) is served now (checked at most once per `ttlMs`). */
+  status(state: DatasetState, city: string): Promise<AnnualStatus> {
+    const { dataset, content_version: version } = state.info;
+    const key = `${dataset}|${version}`;
+    const now = this.#options.now();
+    const cached = this.#status.get(key);
+    if (cached !== undefined && now < cached.checkedMs + this.#options.ttlMs) return cached.status;
+    const status = this.#check(state, city);
+    status.then((settled) => this.#settled.set(key, { checkedMs: now, status: settled }), () => this.#status.delete(key));
+    this.#status.set(key, { checkedMs: now, status });
+    return status;
+  }
+
+  /** The status of `state`'s dataset when one was found within `ttlMs` (never reads; the tile fast path). */
+  freshStatus(state: DatasetState): AnnualStatus | undefined {
+    const found = this.#settled.get(`${state.info.dataset}|${state.info.content_version}`);
+    return found !== undefined && this.#options.now() < found.checkedMs + this.#options.ttlMs ? found.status : undefined;
+  }
+
+  async #check(state: DatasetState, city: string): Promise<AnnualStatus> {
+    const { dataset, content_version: version, grid } = state.info;
+    const group = await openGridGroup(precomputedDir(this.#options.dataDir, dataset), grid.ny, grid.nx);
+    const rerun = `run \`svc precompute --data ${this.#options.dataDir} --city ${city}\``;
+    if (group === undefined) return { served: false, reason: `dataset '${dataset}' has no precompute` };
+    const made = String(group.attrs.content_version);
+    const generated = String(group.attrs.generated_utc ?? '');
+    let reason: string | undefined;
+    if (made !== version) {
+      reason = `the precompute of '${dataset}' was made from content version ${made}, the dataset is ${version}; ${rerun}`;
+    } else {
+      const missing = ATLAS_FIGURES.filter((f) => !group.grids.includes(f.grid));
+      if (missing.length > 0) reason = `the precompute of '${dataset}' was made by an earlier version and lacks ${missing.length} figures; ${rerun}`;
+    }
+    if (reason === undefined) return { served: true, group, version: `${version}|${generated}` };
+    const once = `${dataset}|${version}|${made}|${generated}`;
+    if (!this.#warned.has(once)) {
+      this.#warned.add(once);
+      this.#options.warn(`Annual map layers left out: ${reason}.`);
+    }
+    return { served: false, reason };
+  }
+
+  /** Grid `name` of a served precompute, in a SharedArrayBuffer (NaN: no value). */
+  grid(status: Extract<AnnualStatus, { served: true }>, name: PrecomputeGrid): Promise<Float32Array> {
+    const key = `${status.group.dir}|${status.version}|${name}`;
+    let grid = this.#grids.get(key);
+    if (grid === undefined) {
+      grid = status.group.read(name).then((values) => {
+        const shared = new Float32Array(new SharedArrayBuffer(values.byteLength));
+        shared.set(values);
+        return shared;
+      });
+      grid.catch(() => this.#grids.delete(key));
+      // Grids of an older precompute of the same dataset are dropped when a new one is first read.
+      for (const old of this.#grids.keys()) if (old.startsWith(`${status.group.dir}|`) && !old.startsWith(`${status.group.dir}|${status.version}|`)) this.#grids.delete(old);
+      this.#grids.set(key, grid);
+    }
+    return grid;
+  }
+}
