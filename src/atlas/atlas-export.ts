@@ -19,7 +19,9 @@ import { writeFileAtomic } from '../store/atomic-dir.js';
 import { encodeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
-import { ATLAS_FIGURES, figureFile, type AtlasBlock } from '../compute/precompute-figures.js';
+import {
+  ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
+} from '../compute/precompute-figures.js';
 
 /** Value written where a cell has no figure. */
 export const ATLAS_NODATA = -9999;
@@ -75,17 +77,10 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   if (group === undefined) {
     throw new ValidationError(`City '${city.id}' has no precompute in ${dataDir}; run \`${rerun}\` first.`);
   }
-  if (group.attrs.content_version !== attrs.content_version) {
+  const problem = precomputeProblem(group, attrs.content_version);
+  if (problem !== undefined) {
     throw new ValidationError(
-      `The precompute of '${city.dataset}' in ${dataDir} was made from other data (content version ` +
-        `${String(group.attrs.content_version)}, the dataset is ${attrs.content_version}); run \`${rerun}\` again.`,
-    );
-  }
-  const missing = ATLAS_FIGURES.filter((f) => !group.grids.includes(f.grid)).map((f) => f.grid);
-  if (missing.length > 0) {
-    throw new ValidationError(
-      `The precompute of '${city.dataset}' in ${dataDir} was made by an earlier version and lacks ${missing.length} ` +
-        `figure${missing.length === 1 ? '' : 's'} (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}); run \`${rerun}\` again.`,
+      `The precompute of '${city.dataset}' in ${dataDir} ${describePrecomputeProblem(problem, attrs.content_version)}; run \`${rerun}\` again.`,
     );
   }
   const figures = ATLAS_FIGURES;

@@ -8,7 +8,7 @@
  * ready for the compute threads that draw tiles.
  */
 import { precomputedDir } from '../compute/dataset-cache.js';
-import { ATLAS_FIGURES } from '../compute/precompute-figures.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
 import type { PrecomputeGrid } from '../compute/precompute-publish.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import type { DatasetState } from './map-data.js';
@@ -66,13 +66,8 @@ export class AnnualGrids {
     if (group === undefined) return { served: false, reason: `dataset '${dataset}' has no precompute` };
     const made = String(group.attrs.content_version);
     const generated = String(group.attrs.generated_utc ?? '');
-    let reason: string | undefined;
-    if (made !== version) {
-      reason = `the precompute of '${dataset}' was made from content version ${made}, the dataset is ${version}; ${rerun}`;
-    } else {
-      const missing = ATLAS_FIGURES.filter((f) => !group.grids.includes(f.grid));
-      if (missing.length > 0) reason = `the precompute of '${dataset}' was made by an earlier version and lacks ${missing.length} figures; ${rerun}`;
-    }
+    const problem = precomputeProblem(group, version);
+    const reason = problem && `the precompute of '${dataset}' ${describePrecomputeProblem(problem, version)}; ${rerun}`;
     if (reason === undefined) return { served: true, group, version: `${version}|${generated}` };
     const once = `${dataset}|${version}|${made}|${generated}`;
     if (!this.#warned.has(once)) {

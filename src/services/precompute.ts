@@ -18,8 +18,11 @@ import type { CityConfig } from '../cities/city-types.js';
 import { computeDataset, precomputedDir, type CityReferences } from '../compute/dataset-cache.js';
 import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
 import type { PrecomputeRowValue } from '../compute/protocol.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
 import { ValidationError } from '../errors.js';
+import { openGridGroup } from '../store/grid-group-reader.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';
+import { openDataset } from '../store/zarr-reader.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 
@@ -65,6 +68,18 @@ export function checkPrecomputable(city: CityConfig): void {
     `City '${city.id}' is answered by the nationwide dataset '${city.dataset}', which has no street-level grid to ` +
       `precompute; precompute runs for cities with a street-level dataset: ${eligible}.`,
   );
+}
+
+/**
+ * Why the precompute of `city` in `dataDir` would not be served (the annual map layers, the atlas export): none, made
+ * from other data, or by an earlier version lacking figures; undefined when it is current. The dataset must exist.
+ */
+export async function precomputeNeed(dataDir: string, city: CityConfig): Promise<string | undefined> {
+  const { grid, attrs } = await openDataset(join(dataDir, city.dataset));
+  const group = await openGridGroup(precomputedDir(dataDir, city.dataset), grid.ny, grid.nx);
+  if (group === undefined) return 'none yet';
+  const problem = precomputeProblem(group, attrs.content_version);
+  return problem && `the last one ${describePrecomputeProblem(problem, attrs.content_version)}`;
 }
 
 /** How rows are sent to the compute back end. */

@@ -1,7 +1,8 @@
 /**
  * `svc demo` (what `npm start` runs) as a user sees it: the compiled CLI started twice on port 0 over the fixture
  * datasets (linked into a temporary data directory, so its demo key file stays there). The first start creates the
- * demo key, the second prints the same one; the banner names the docs at the port the server got, and that key works.
+ * demo key and precomputes the demo city (its annual map layers are served), the second prints the same key and
+ * precomputes nothing; the banner names the docs at the port the server got, and that key works.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
@@ -67,6 +68,8 @@ describe('svc demo', () => {
       expect((await fetch(pageUrl!)).status).toBe(200);
       const asPage = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base } });
       expect(asPage.status).toBe(200);
+      // The demo city was precomputed before serving, so its annual map layers are there.
+      expect(Object.keys((await asPage.json()).static)).toEqual(['buildings', 'annual_air', 'annual_wind', 'annual_thermal']);
       const local = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base.replace('127.0.0.1', 'localhost') } });
       expect(local.status).toBe(200);
       const elsewhere = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: 'http://example.org' } });
@@ -74,10 +77,12 @@ describe('svc demo', () => {
       pageKeyFirst = pageKey!;
     });
     expect(first).toContain('created now');
+    expect(first).toContain('Precomputing the annual figures of Brussels for its map layers (none yet; seconds)');
     expect((await stat(join(dir, 'demo-key'))).mode & 0o777).toBe(0o600);
 
     const second = await demoRun(dir, async () => undefined);
     expect(second).toContain(`  ${key}\n`);
+    expect(second).not.toContain('Precomputing');
     expect(second).toContain(`/map/#key=${pageKeyFirst}\n`);
     expect(second).not.toContain('created now');
   });

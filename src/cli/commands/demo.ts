@@ -1,13 +1,18 @@
 /**
- * `svc demo`, what `npm start` runs: demo data when missing, the demo key (src/cli/demo-key.ts), then the server, with
- * a banner saying where the documentation is and how to make a first request.
+ * `svc demo`, what `npm start` runs: demo data when missing, the demo city's precompute when missing or not current
+ * (so the annual map layers are there), the demo key (src/cli/demo-key.ts), then the server, with a banner saying
+ * where the documentation is and how to make a first request.
  */
 import { access } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../db/database.js';
 import { SqliteKeyStore } from '../../keys/key-store.js';
+import { streetLevelCities } from '../../cities/catalog.js';
+import { createLocalCompute } from '../../compute/local-compute.js';
 import { generatePreset } from '../../model/generate.js';
+import { precomputeCity, precomputeNeed } from '../../services/precompute.js';
+import { precomputeBar } from '../precompute-bar.js';
 import { presetPlans } from '../../model/presets.js';
 import { MANIFEST_FILE } from '../../store/chunk-manifest.js';
 import type { Command } from '../command.js';
@@ -17,8 +22,9 @@ import { runServer, type Listening } from './serve.js';
 
 const USAGE = `Usage: svc demo [--port N] [--host HOST] [--data DIR] [--db FILE]
 
-The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, and serves the API
-(as \`svc serve\`) with a demo secret key that has every product and metric. The key is made on the first start and
+The embedded default: generates the demo datasets into DIR (default data/demo) if they are missing, precomputes the
+demo city's annual figures (\`svc precompute\`, seconds) when it has no current precompute, so the annual map layers are
+there, and serves the API (as \`svc serve\`) with a demo secret key that has every product and metric. The key is made on the first start and
 kept in DIR/${DEMO_KEY_FILE} (readable only by you); later starts print the same key, or a new one, saying why, when
 the stored key no longer works (new database, deactivated, expired).
 
@@ -36,6 +42,24 @@ async function demoDataWithoutManifest(dataDir: string): Promise<string[]> {
   const ids = presetPlans('demo').map((p) => p.id);
   const present = await Promise.all(ids.map((id) => access(join(dataDir, id, MANIFEST_FILE)).then(() => true, () => false)));
   return ids.filter((_, i) => !present[i]);
+}
+
+/** Precomputes each demo city whose precompute is missing or not current (the annual map layers need one). */
+async function ensureDemoPrecompute(dataDir: string, threads: number): Promise<void> {
+  const demoDatasets = new Set(presetPlans('demo').map((p) => p.id));
+  for (const city of streetLevelCities().filter((c) => demoDatasets.has(c.dataset))) {
+    const need = await precomputeNeed(dataDir, city);
+    if (need === undefined) continue;
+    console.log(`Precomputing the annual figures of ${city.name} for its map layers (${need}; seconds)…`);
+    const compute = await createLocalCompute({ dataDir, threads });
+    try {
+      const bar = precomputeBar(city.dataset);
+      await precomputeCity(compute, dataDir, city, bar);
+      bar.done();
+    } finally {
+      await compute.close();
+    }
+  }
 }
 
 /** A path as the user is likely to type it: relative to the working directory when inside it. */
@@ -100,6 +124,7 @@ export const demoCommand: Command = {
       console.log(`The demo datasets ${unlisted.join(', ')} were written before chunk manifests existed and are not served ` +
         `until they have one: run \`svc data verify ${config.dataDir} --write-manifest\`, or delete ${config.dataDir} to regenerate.`);
     }
+    await ensureDemoPrecompute(config.dataDir, config.computeThreads);
     const db = openDatabase(config.dbFile);
     let demo: DemoKey;
     try {

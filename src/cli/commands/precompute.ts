@@ -6,7 +6,7 @@ import { clusterPrecompute } from '../../nodes/cluster-precompute.js';
 import { ENV_VARS } from '../../config.js';
 import { ValidationError } from '../../errors.js';
 import { checkPrecomputable, precomputeCity } from '../../services/precompute.js';
-import { createProgress, type Progress } from '../../util/progress.js';
+import { precomputeBar } from '../precompute-bar.js';
 import type { Command } from '../command.js';
 import { parseCount, processConfig } from '../options.js';
 
@@ -15,8 +15,9 @@ const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats 
 Computes point statistics for every outdoor cell of the city's dataset with all cores and writes the result grids
 (rating and score per metric, air shares, annual means and limiting pollutant, wind comfort shares and windiest hour,
 thermal comfort shares, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-readable; svc atlas export
-turns them into GeoTIFFs), with the city references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes
-where it stopped. Restart the server afterwards so it picks the references up.
+turns them into GeoTIFFs; a running server shows them as the annual map layers within a minute), with the city
+references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes where it stopped. Restart
+the server afterwards so it picks the references up.
 With --nats URL the chunk rows are computed by the cluster's workers (svc worker) instead of local threads; this
 process plans, shows progress and writes the same output to DIR. Interrupted (this process or a worker), it resumes:
 rows already saved are skipped, rows still queued are not queued twice.
@@ -48,16 +49,10 @@ export const precomputeCommand: Command = {
     const cluster = nats === undefined ? undefined : await clusterPrecompute(nats.url, dataDir, city.dataset, nats);
     const compute = cluster?.compute ?? await createLocalCompute({ dataDir, threads });
     const started = performance.now();
-    let bar: Progress | undefined;
+    const bar = precomputeBar(city.dataset);
     try {
-      const summary = await precomputeCity(compute, dataDir, city, {
-        start(total, done) {
-          bar = createProgress(`precompute ${city.dataset}`, total);
-          if (done > 0) bar.tick(done);
-        },
-        row: () => bar?.tick(),
-      }, cluster?.options);
-      bar?.done();
+      const summary = await precomputeCity(compute, dataDir, city, bar, cluster?.options);
+      bar.done();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         `Precomputed ${summary.cells} cells (${summary.rowsComputed} chunk rows, ${summary.rowsResumed} resumed) in ${seconds} s ` +
