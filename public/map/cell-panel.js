@@ -16,6 +16,20 @@ export function fieldInfo(vectorLayer) {
   return info;
 }
 
+/**
+ * Label, unit and meaning of each annual figure, from an annual layer's TileJSON `figures`; a coded figure (its legend
+ * has numbered classes, e.g. the limiting pollutant) also maps its codes to their labels.
+ */
+export function figureInfo(figures) {
+  const info = {};
+  for (const [name, figure] of Object.entries(figures ?? {})) {
+    const numbered = figure.legend?.kind === 'classes' && figure.legend.classes.every((c) => c.value !== undefined);
+    const codes = numbered && figure.unit === '' ? Object.fromEntries(figure.legend.classes.map((c) => [c.value, c.label])) : undefined;
+    info[name] = { label: figure.label, unit: figure.unit, meaning: figure.meaning, ...(codes ? { codes } : {}) };
+  }
+  return info;
+}
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -50,7 +64,9 @@ export function renderCell(body, { lngLat, data, building, fields, scale, range,
   if (data) {
     for (const [field, info] of Object.entries(fields)) {
       if (data[field] === undefined) continue;
-      table.append(el('dt', '', info.label), el('dd', '', `${data[field]} ${info.unit}`.trim()));
+      const dt = el('dt', '', info.label);
+      if (info.meaning) dt.title = info.meaning;
+      table.append(dt, el('dd', '', `${info.codes?.[data[field]] ?? data[field]} ${info.unit}`.trim()));
     }
   }
   if (building?.Height !== undefined) table.append(el('dt', '', 'Building height'), el('dd', '', `${building.Height} m`));
@@ -77,6 +93,6 @@ export function renderCell(body, { lngLat, data, building, fields, scale, range,
 export function cellSummary({ data, building, fields, scale, range }) {
   if (data === undefined) return building ? `Building${building.Height !== undefined ? `, ${building.Height} m` : ''}` : 'No data here';
   const cls = classify(scale, data, range);
-  const values = scale.fields.filter((f) => data[f] !== undefined).map((f) => `${data[f]} ${fields[f]?.unit ?? ''}`.trim());
+  const values = scale.fields.filter((f) => data[f] !== undefined && fields[f]?.codes === undefined).map((f) => `${data[f]} ${fields[f]?.unit ?? ''}`.trim());
   return values.length === 0 ? cls.label : `${cls.label} · ${values.join(', ')}`;
 }

@@ -1,7 +1,8 @@
 /**
- * The legend of the chosen scale, built from the scale the service publishes: a swatch list for class scales, a colour
- * bar for gradients (flat bands, or stops interpolated across the hour's range on a relative scale), each colour a
- * `.swatch` element carrying its colour in `data-color`, and the no-data colour last.
+ * The legend of the chosen scale, built from the scale the service publishes: a swatch list for class scales and for
+ * gradients of a few labelled flat bands (the annual figures' ratings and shares), a colour bar for the others (many
+ * flat bands, or stops interpolated across the hour's range on a relative scale), each colour a `.swatch` element
+ * carrying its colour in `data-color`, and the no-data colour last.
  */
 import { effectiveRange, legendEntries } from './scale-style.js';
 
@@ -18,6 +19,9 @@ function swatch(color) {
   node.style.backgroundColor = color;
   return node;
 }
+
+/** Gradients with at most this many flat bands are listed band by band, with their labels. */
+const MAX_LISTED_BANDS = 12;
 
 const fmt = (v) => (Math.round(v * 10) / 10).toString();
 
@@ -64,7 +68,7 @@ export function renderLegend(container, scale, range) {
   head.append(el('span', 'legend-name', scale.name));
   if (scale.unit) head.append(el('span', 'legend-unit', scale.unit));
   container.append(head);
-  if (scale.kind === 'gradient') {
+  if (scale.kind === 'gradient' && (scale.interpolate || scale.classes.length > MAX_LISTED_BANDS)) {
     container.append(gradientBar(scale, range));
   } else {
     const list = el('ul', 'legend-list');

@@ -1,7 +1,9 @@
 /**
  * The map page: reads the publishable key from the URL fragment (`#key=svc_pk_…`, never sent to any server), loads
  * the views and scales (public), the city and the map catalog (keyed), and shows one data layer at one timestep
- * coloured by the chosen scale, with the buildings, a legend, a time slider and the clicked cell's values. Before the
+ * coloured by the chosen scale, with the buildings, a legend, a time slider and the clicked cell's values. Where the
+ * catalog lists annual layers, a "Reference year" period shows one annual figure of a layer instead, coloured by the
+ * legend its TileJSON publishes, and a click lists every annual figure of the cell. Before the
  * catalog's signed URLs expire (or when a tile answers 401) it fetches the catalog again and swaps the tile URLs in
  * place. Failures appear in the status banner with the problem's title and detail.
  *
@@ -9,9 +11,9 @@
  * `data-idle-seq` counts the map's idle events after a change; `window.__map` is the MapLibre map.
  */
 import { absolute, cityFromFragment, getJson, keyFromFragment } from './api.js';
-import { cellSummary, fieldInfo, renderCell } from './cell-panel.js';
+import { cellSummary, fieldInfo, figureInfo, renderCell } from './cell-panel.js';
 import { renderLegend } from './legend.js';
-import { DATA_LAYERS, MapView } from './map-view.js';
+import { ALL_DATA_LAYERS, annualLayer, DATA_LAYERS, MapView } from './map-view.js';
 import { colorExpression } from './scale-style.js';
 import { catalogSteps, sameStep } from './timeline.js';
 import { Popup } from '%MAPLIBRE%/maplibre-gl.mjs';
@@ -30,6 +32,8 @@ const state = {
   key: undefined, scales: new Map(), views: [], catalog: undefined, steps: [], step: 0, layer: undefined,
   viewOf: {}, scaleOf: {}, tilejson: new Map(), fields: {}, view: undefined, idleSeq: 0, applySeq: 0,
   timer: undefined, refreshing: undefined, lastRefresh: 0, popup: undefined,
+  /** `timed` (live and forecast) or `annual` (the reference year); the figure shown per layer, and its legend. */
+  mode: 'timed', figureOf: {}, legend: undefined, referenceYear: undefined,
   /** Sources to make anew on their next use: their URLs were signed again. */
   renew: new Set(),
 };
@@ -101,7 +105,7 @@ function refresh() {
     try {
       setCatalog(await getJson(`/v1/map/${CITY}`, state.key));
       clearProblem();
-      state.renew = new Set(['buildings', ...DATA_LAYERS]);
+      state.renew = new Set(['buildings', ...ALL_DATA_LAYERS]);
       await showBuildings();
       await apply();
     } catch (err) {
@@ -121,6 +125,11 @@ function currentScale() {
   return state.scales.get(state.scaleOf[currentView().id]);
 }
 
+/** What colours the map now: the chosen scale, or the shown annual figure's legend. */
+function shownScale() {
+  return state.mode === 'annual' ? state.legend : currentScale();
+}
+
 async function showBuildings() {
   const link = state.catalog.static?.buildings?.tilejson;
   if (link === undefined) return;
@@ -128,9 +137,10 @@ async function showBuildings() {
   state.view.setBuildingsVisible($('buildings-toggle').checked);
 }
 
-/** Shows the chosen layer, view, scale and step. */
+/** Shows the chosen layer, view, scale and step (or annual figure). */
 async function apply() {
   const seq = ++state.applySeq;
+  if (state.mode === 'annual') return applyAnnual(seq);
   const step = state.steps[state.step];
   const entry = step?.layers[state.layer];
   const scale = currentScale();
@@ -153,6 +163,34 @@ async function apply() {
   settle();
 }
 
+/** Shows the chosen annual figure of the chosen layer, coloured by the legend its TileJSON publishes. */
+async function applyAnnual(seq) {
+  const id = annualLayer(state.layer);
+  const link = state.catalog.static?.[id]?.tilejson;
+  let doc;
+  try {
+    doc = link === undefined ? undefined : await tilejson(link);
+  } catch (err) {
+    if (err.code === 'url_expired' && Date.now() - state.lastRefresh > REFRESH_GAP_MS) return refresh();
+    return showProblem(err, 'Tiles');
+  }
+  if (seq !== state.applySeq) return undefined;
+  const figures = doc?.figures ?? {};
+  const names = Object.keys(figures);
+  if (!names.includes(state.figureOf[state.layer])) state.figureOf[state.layer] = names[0];
+  const figure = figures[state.figureOf[state.layer]];
+  fillSelect($('figure-select'), names.map((name) => ({ value: name, label: figures[name].label })), state.figureOf[state.layer]);
+  $('figure-description').textContent = figure ? `${figure.meaning}${figure.unit ? ` (${figure.unit})` : ''}` : 'No annual figures for this layer.';
+  state.fields = figureInfo(figures);
+  state.legend = figure?.legend;
+  state.view.showData(id, figure ? doc : undefined, figure ? colorExpression(figure.legend) : undefined, doc !== undefined && state.renew.delete(id));
+  if (figure) renderLegend($('legend'), figure.legend);
+  state.popup?.remove();
+  $('cell-panel').hidden = true;
+  settle();
+  return undefined;
+}
+
 // ---- controls ---------------------------------------------------------------------------------------------------
 
 function fillSelect(select, options, chosen) {
@@ -167,7 +205,13 @@ function fillSelect(select, options, chosen) {
 }
 
 function syncControls() {
+  const annual = state.mode === 'annual';
+  for (const button of $('mode-choice').children) button.setAttribute('aria-checked', String(button.dataset.mode === state.mode));
   for (const button of $('layer-choice').children) button.setAttribute('aria-checked', String(button.dataset.layer === state.layer));
+  $('view-group').hidden = annual;
+  $('time-group').hidden = annual;
+  $('figure-group').hidden = !annual;
+  if (annual) return;
   const views = state.views.filter((v) => v.metric === state.layer);
   const view = currentView();
   fillSelect($('view-select'), views.map((v) => ({ value: v.id, label: v.name })), view.id);
@@ -175,11 +219,17 @@ function syncControls() {
   $('view-description').textContent = view.description ?? '';
 }
 
-function buildControls() {
-  const offered = DATA_LAYERS.filter((layer) => state.steps.some((s) => s.layers[layer]) && state.views.some((v) => v.metric === layer));
-  for (const view of state.views) state.scaleOf[view.id] = view.default_scale;
-  for (const layer of offered) state.viewOf[layer] = (state.views.find((v) => v.metric === layer && v.default) ?? state.views.find((v) => v.metric === layer)).id;
-  state.layer = offered[0];
+/** The layers the chosen period offers: timed ones with data and views, or those with an annual layer. */
+function offeredLayers(mode) {
+  return mode === 'annual'
+    ? DATA_LAYERS.filter((layer) => state.catalog.static?.[annualLayer(layer)] !== undefined)
+    : DATA_LAYERS.filter((layer) => state.steps.some((s) => s.layers[layer]) && state.views.some((v) => v.metric === layer));
+}
+
+/** The layer buttons of the chosen period (keeping the layer shown when the period offers it). */
+function layerButtons() {
+  const offered = offeredLayers(state.mode);
+  if (!offered.includes(state.layer)) state.layer = offered[0];
   $('layer-choice').replaceChildren(...offered.map((layer) => {
     const button = document.createElement('button');
     button.type = 'button';
@@ -193,6 +243,30 @@ function buildControls() {
     });
     return button;
   }));
+}
+
+function buildControls() {
+  const timed = offeredLayers('timed');
+  const annual = offeredLayers('annual');
+  for (const view of state.views) state.scaleOf[view.id] = view.default_scale;
+  for (const layer of timed) state.viewOf[layer] = (state.views.find((v) => v.metric === layer && v.default) ?? state.views.find((v) => v.metric === layer)).id;
+  if (timed.length === 0 && annual.length > 0) state.mode = 'annual';
+  layerButtons();
+  $('period-group').hidden = annual.length === 0;
+  $('figure-year').textContent = `Reference year ${state.referenceYear}: each cell's annual statistics, precomputed for the whole city.`;
+  for (const button of $('mode-choice').children) {
+    button.disabled = offeredLayers(button.dataset.mode).length === 0;
+    button.addEventListener('click', () => {
+      state.mode = button.dataset.mode;
+      layerButtons();
+      syncControls();
+      void apply();
+    });
+  }
+  $('figure-select').addEventListener('change', (e) => {
+    state.figureOf[state.layer] = e.target.value;
+    void apply();
+  });
   $('view-select').addEventListener('change', (e) => {
     state.viewOf[state.layer] = e.target.value;
     syncControls();
@@ -211,14 +285,17 @@ function buildControls() {
     settle();
   });
   syncControls();
-  $('controls').hidden = offered.length === 0;
-  return offered.length > 0;
+  const any = timed.length + annual.length > 0;
+  $('controls').hidden = !any;
+  return any;
 }
 
 function onClick(e) {
   const { data, building } = state.view.featuresAt(e.point);
-  const entry = state.steps[state.step]?.layers[state.layer];
-  const cell = { lngLat: e.lngLat, data, building, fields: state.fields, scale: currentScale(), range: entry?.range, layerName: LAYER_NAMES[state.layer].toLowerCase() };
+  const entry = state.mode === 'annual' ? undefined : state.steps[state.step]?.layers[state.layer];
+  const scale = shownScale();
+  if (scale === undefined) return;
+  const cell = { lngLat: e.lngLat, data, building, fields: state.fields, scale, range: entry?.range, layerName: LAYER_NAMES[state.layer].toLowerCase() };
   renderCell($('cell-body'), cell);
   $('cell-panel').hidden = false;
   $('cell-panel').scrollIntoView({ block: 'nearest' });
@@ -237,7 +314,7 @@ function signature(url) {
 /** Whether a tile URL was signed by an older catalog than the sources now use (its answer no longer matters). */
 function stale(url) {
   if (typeof url !== 'string') return false;
-  const current = ['buildings', ...DATA_LAYERS.map((l) => `${l}-data`)].map((id) => state.view.map.getSource(id)?.tiles?.[0]).filter(Boolean);
+  const current = ['buildings', ...ALL_DATA_LAYERS.map((l) => `${l}-data`)].map((id) => state.view.map.getSource(id)?.tiles?.[0]).filter(Boolean);
   return !current.some((template) => signature(template) === signature(url));
 }
 
@@ -278,6 +355,7 @@ async function start() {
     const scales = await Promise.all(index.scales.map((s) => getJson(`/v1/scales/${encodeURIComponent(s.id)}`)));
     for (const scale of scales) state.scales.set(scale.id, scale);
     state.views = index.views;
+    state.referenceYear = city.reference_year;
     $('city-name').textContent = city.name ?? CITY;
     $('attribution').textContent = city.attribution ?? '';
     setCatalog(await getJson(`/v1/map/${CITY}`, state.key));

@@ -1,7 +1,7 @@
 /**
  * The MapLibre map of the page: a plain background (no base map: nothing is fetched from elsewhere), the city's
- * boundary, one vector source per data layer (thermal, wind, air) fed with the tile template of the shown timestep's
- * TileJSON, and the extruded buildings on top. Only the chosen data layer is visible, so only its tiles are fetched.
+ * boundary, one vector source per data layer (thermal, wind, air, fed with the tile template of the shown timestep's
+ * TileJSON, and the annual layers of the reference year), and the extruded buildings on top. Only the chosen data layer is visible, so only its tiles are fetched.
  * Sources are fed tile URLs (not the TileJSON URL) so a new step or a re-signed catalog only swaps the template and
  * the view stays where it is. The style names no glyphs and no sprite: there are no text or icon layers.
  */
@@ -9,6 +9,12 @@ import { Map as MapLibreMap, NavigationControl, ScaleControl } from '%MAPLIBRE%/
 
 /** The timed data layers, in the order the page offers them. */
 export const DATA_LAYERS = ['thermal', 'wind', 'air'];
+
+/** The annual layer of each timed layer's metric (the reference year). */
+export const annualLayer = (layer) => `annual_${layer}`;
+
+/** Every data layer the map may show. */
+export const ALL_DATA_LAYERS = [...DATA_LAYERS, ...DATA_LAYERS.map(annualLayer)];
 
 const BACKGROUND = '#eceff3';
 const BUILDING = '#a7b0bc';
@@ -95,7 +101,7 @@ export class MapView {
    * were signed again; the source is made anew.
    */
   showData(layer, tilejson, color, renew = false) {
-    for (const other of DATA_LAYERS) {
+    for (const other of ALL_DATA_LAYERS) {
       if (other !== layer && this.map.getLayer(fillId(other))) this.map.setLayoutProperty(fillId(other), 'visibility', 'none');
     }
     this.visible = tilejson === undefined ? undefined : layer;

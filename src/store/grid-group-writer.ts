@@ -58,5 +58,5 @@ export async function writeGridGroup(
     }
     for (const [key, meta] of Object.entries(files)) await put(key, JSON.stringify(meta, null, 2));
     await put('.zmetadata', JSON.stringify(consolidate(files), null, 2));
-  });
+  }, { overwrite: true });
 }

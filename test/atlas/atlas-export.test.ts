@@ -147,21 +147,24 @@ describe('svc atlas export', () => {
       expect(names).not.toContain('atlas.json');
     });
 
-    it('refuses a precompute of other data (stale) with exit code 2, naming the command', async () => {
+    it('refuses a precompute of other data (stale) with exit code 2, naming the command, which then replaces it', async () => {
       const attrsPath = join(dataDir, `${DATASET}.precomputed`, '.zmetadata');
-      const original = await readFile(attrsPath, 'utf8');
-      const meta = JSON.parse(original);
+      const meta = JSON.parse(await readFile(attrsPath, 'utf8'));
       meta.metadata['.zattrs'].content_version = 'older';
       await writeFile(attrsPath, JSON.stringify(meta));
+      await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(ValidationError);
+      const advice = /other data .* run `svc precompute/;
+      await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(advice);
+      expect(await svcExport(join(root.dir, 'stale'))).toBe(2);
+      await expect(readdir(join(root.dir, 'stale'))).rejects.toThrow(/ENOENT/);
+      // Doing what the message says replaces the stale precompute, and the export runs.
+      const compute = await createLocalCompute({ dataDir, threads: 2 });
       try {
-        await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(ValidationError);
-        const advice = /other data .* run `svc precompute/;
-        await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).rejects.toThrow(advice);
-        expect(await svcExport(join(root.dir, 'stale'))).toBe(2);
-        await expect(readdir(join(root.dir, 'stale'))).rejects.toThrow(/ENOENT/);
+        await precomputeCity(compute, dataDir, city);
       } finally {
-        await writeFile(attrsPath, original);
+        await compute.close();
       }
+      await expect(exportAtlas(dataDir, city, join(root.dir, 'stale'))).resolves.toMatchObject({ dataset: DATASET });
     });
 
     it('refuses a precompute of an earlier version that lacks figures, naming the command', async () => {
