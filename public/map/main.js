@@ -180,7 +180,7 @@ async function applyAnnual(seq) {
   if (!names.includes(state.figureOf[state.layer])) state.figureOf[state.layer] = names[0];
   const figure = figures[state.figureOf[state.layer]];
   fillSelect($('figure-select'), names.map((name) => ({ value: name, label: figures[name].label })), state.figureOf[state.layer]);
-  $('figure-description').textContent = figure ? `${figure.meaning}${figure.unit ? ` (${figure.unit})` : ''}` : 'No annual figures for this layer.';
+  $('figure-description').textContent = figure ? figure.meaning : 'No annual figures for this layer.';
   state.fields = figureInfo(figures);
   state.legend = figure?.legend;
   state.view.showData(id, figure ? doc : undefined, figure ? colorExpression(figure.legend) : undefined, doc !== undefined && state.renew.delete(id));

@@ -8,10 +8,12 @@
  * (scripts/system-deps.sh installs it).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precomputedFixture } from '../helpers/fixtures.js';
 import { startE2eServer, type E2eServer } from './support/e2e-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -76,8 +78,11 @@ async function scaleColors(id: string): Promise<string[]> {
 }
 
 describe.runIf(runs)('the map page in a browser', () => {
+  let dataDir: string;
   beforeAll(async () => {
-    e2e = await startE2eServer();
+    // The fixture with the Brussels precompute beside it, so the page also offers the reference year.
+    dataDir = await precomputedFixture(await mkdtemp(join(tmpdir(), 'svc-map-page-')));
+    e2e = await startE2eServer({ dataDir });
     key = e2e.issue({ type: 'pk', label: 'map page', products: ['map'], origins: [e2e.base] });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
@@ -85,6 +90,7 @@ describe.runIf(runs)('the map page in a browser', () => {
     await browser?.close();
     await e2e?.server.map.settled();
     await e2e?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('draws the map, and its pixels follow the layer, the view, the scale and the time step', async () => {
@@ -128,6 +134,69 @@ describe.runIf(runs)('the map page in a browser', () => {
     await after(page, () => page.click('#layer-choice [data-layer="air"]'));
     expect(await legendColors(page)).toEqual(await scaleColors('air-belaqi'));
     await mapShot(page, 'air-index');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the reference year: annual layers, a figure switcher, the published legend, and a cell\'s annual figures', async () => {
+    const { page, problems } = await open(`#key=${key}`);
+    expect(await page.locator('#period-group').isVisible()).toBe(true);
+    const timed = await mapShot(page, 'timed-before-annual');
+    const catalog = (await e2e.get('/v1/map/brussels', e2e.issue())).json;
+    /** The colours an annual figure's TileJSON publishes, in legend order (classes, then no data). */
+    const published = async (layer: string, figure: string) => {
+      const doc = (await e2e.get(new URL(catalog.static[layer].tilejson, e2e.base).pathname + new URL(catalog.static[layer].tilejson, e2e.base).search)).json;
+      const legend = doc.figures[figure].legend;
+      return [...legend.classes.map((c: { color: string }) => c.color), legend.no_data_color];
+    };
+
+    await after(page, () => page.click('#mode-choice [data-mode="annual"]'));
+    expect(await page.locator('#figure-group').isVisible()).toBe(true);
+    expect(await page.locator('#time-group').isHidden()).toBe(true);
+    expect(await page.locator('#view-group').isHidden()).toBe(true);
+    expect(await page.evaluate(() => (window as any).__map.queryRenderedFeatures({ layers: ['annual_thermal-cells'] }).length)).toBeGreaterThan(0);
+    expect(await page.inputValue('#figure-select')).toBe('rating');
+    expect(await legendColors(page)).toEqual(await published('annual_thermal', 'rating'));
+    const rating = await mapShot(page, 'annual-thermal-rating');
+    expect(rating.equals(timed)).toBe(false);
+
+    // Figure: the thermal rating → the annual maximum UTCI, coloured by the UTCI stress scale.
+    await after(page, () => page.selectOption('#figure-select', 'max_utci_c'));
+    expect(await legendColors(page)).toEqual(await published('annual_thermal', 'max_utci_c'));
+    expect(await legendColors(page)).toEqual(await scaleColors('thermal-utci'));
+    const maxUtci = await mapShot(page, 'annual-thermal-max-utci');
+    expect(maxUtci.equals(rating)).toBe(false);
+
+    // Layer: air, annual mean NO2 (the NO2 concentration scale).
+    await after(page, () => page.click('#layer-choice [data-layer="air"]'));
+    await after(page, () => page.selectOption('#figure-select', 'annual_mean_ugm3_no2'));
+    expect(await legendColors(page)).toEqual(await published('annual_air', 'annual_mean_ugm3_no2'));
+    const no2 = await mapShot(page, 'annual-air-no2');
+    expect(no2.equals(maxUtci)).toBe(false);
+
+    // A click lists the cell's annual figures, with units, and the request for its full statistics.
+    const point = await page.evaluate(() => {
+      const map = (window as any).__map;
+      const feature = map.queryRenderedFeatures({ layers: ['annual_air-cells'] })[0];
+      const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
+      const lon = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[0], 0) / (ring.length - 1);
+      const lat = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[1], 0) / (ring.length - 1);
+      const { x, y } = map.project([lon, lat]);
+      const box = map.getCanvas().getBoundingClientRect();
+      return { x: box.left + x, y: box.top + y };
+    });
+    await page.mouse.click(point.x, point.y);
+    await page.locator('#cell-panel').waitFor({ state: 'visible' });
+    const values = await page.textContent('#cell-body .cell-values');
+    expect(values).toMatch(/Air rating\d+(\.\d)? out of 10/);
+    expect(values).toMatch(/Annual mean NO2\d+(\.\d)? µg\/m3/);
+    expect(values).toMatch(/Limiting pollutant(NO2|PM2\.5|PM10)/);
+    expect(await page.getAttribute('#cell-body a.cell-link', 'href')).toMatch(/^\/v1\/historical\/stats\?lat=50\.\d{5}&lon=4\.\d{5}$/);
+
+    // Back to live and forecast: the timed layer and its controls return.
+    await after(page, () => page.click('#mode-choice [data-mode="timed"]'));
+    expect(await page.locator('#time-group').isVisible()).toBe(true);
+    expect(await page.evaluate(() => (window as any).__map.getLayoutProperty('annual_air-cells', 'visibility'))).toBe('none');
     expect(problems).toEqual([]);
     await page.close();
   });

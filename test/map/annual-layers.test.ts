@@ -8,9 +8,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCity } from '../../src/cities/catalog.js';
 import { precomputedDir } from '../../src/compute/dataset-cache.js';
-import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { ATLAS_FIGURES, figureDecimals, figureProperty } from '../../src/compute/precompute-figures.js';
 import { AnnualGrids } from '../../src/map/annual-grids.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
@@ -18,17 +16,15 @@ import { roundAway } from '../../src/map/tile-frame.js';
 import { loadTileSecret } from '../../src/map/tile-secret.js';
 import { signedQuery, urlExpiry } from '../../src/map/url-signing.js';
 import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
-import { precomputeCity } from '../../src/services/precompute.js';
 import { openGridGroup } from '../../src/store/grid-group-reader.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
-import { fixtureDataDir } from '../helpers/fixtures.js';
+import { fixtureDataDir, precomputedFixture } from '../helpers/fixtures.js';
 import { expectProblem, startE2eServer, type E2eServer } from '../e2e/support/e2e-server.js';
 import { tempDir } from '../store/helpers.js';
 import { cellCentre, decodeLayer, featuresAt, lambertToTile } from './support/tile-check.js';
 
 const DATASET = 'brussels_extended';
-const city = getCity('brussels')!;
 let root: { dir: string; cleanup: () => Promise<void> };
 let dataDir: string;
 let plainDir: string;
@@ -44,14 +40,8 @@ async function fixtureCopy(dir: string): Promise<string> {
 
 beforeAll(async () => {
   root = await tempDir('annual-layers');
-  dataDir = await fixtureCopy(join(root.dir, 'data'));
+  dataDir = await precomputedFixture(join(root.dir, 'data'));
   plainDir = await fixtureCopy(join(root.dir, 'plain'));
-  const compute = await createLocalCompute({ dataDir, threads: 2 });
-  try {
-    await precomputeCity(compute, dataDir, city);
-  } finally {
-    await compute.close();
-  }
   grid = (await openDataset(join(dataDir, DATASET))).grid;
   const group = (await openGridGroup(precomputedDir(dataDir, DATASET), grid.ny, grid.nx))!;
   grids = new Map(await Promise.all(ATLAS_FIGURES.map(async (f) => [f.grid, await group.read(f.grid)] as const)));
