@@ -1,9 +1,9 @@
 /**
  * `svc atlas export`: a city's precomputed figures as files a GIS opens. One Cloud-Optimized GeoTIFF per figure
  * (float32, EPSG:31370 on the dataset's exact grid, nodata where a cell is a building or the metric is not modelled),
- * and `atlas.json`: the figures with units and meanings, the dataset, its reference year, when the precompute and the
+ * `atlas.json`: the figures with units and meanings, the dataset, its reference year, when the precompute and the
  * export ran, and city-wide summaries (the share of the outdoor area in each label band of every block's rating and
- * score). Each file is written under a temporary name and renamed into place, so an interrupted export leaves no
+ * score), and `<city>-annual.pmtiles`, the annual map layers as one PMTiles archive (atlas-pmtiles.ts). Each file is written under a temporary name and renamed into place, so an interrupted export leaves no
  * partial file under a final name. A city without a precompute, with one of another content version of the dataset,
  * or with one made by an earlier version that lacks figures, is refused before anything is written, naming the
  * command to run.
@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../store/atomic-dir.js';
 import { encodeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
+import { annualArchive, offeredAnnualLayers } from './atlas-pmtiles.js';
 import {
   ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
 } from '../compute/precompute-figures.js';
@@ -107,6 +108,10 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
       summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };
     }
   }
+  const archive = await annualArchive({ city, grid, group, referenceYear: attrs.reference_year });
+  const archiveFile = `${city.id}-annual.pmtiles`;
+  await writeFileAtomic(join(outDir, archiveFile), archive.bytes);
+  files.push({ file: archiveFile, bytes: archive.bytes.byteLength });
   const atlas = {
     city: city.id,
     dataset: city.dataset,
@@ -121,6 +126,10 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     precompute_generated_utc: group.attrs.generated_utc ?? null,
     generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     figures: figures.map((f) => ({ field: f.field, file: figureFile(f), unit: f.unit, meaning: f.meaning })),
+    annual_tiles: {
+      file: archiveFile, format: 'PMTiles v3, MVT tiles gzipped', layers: offeredAnnualLayers(city).map((l) => l.sourceLayer),
+      minzoom: archive.minZoom, maxzoom: archive.maxZoom, tiles: archive.tiles,
+    },
     summaries,
   };
   const json = `${JSON.stringify(atlas, null, 2)}\n`;

@@ -63,8 +63,8 @@ export function tileJsonBody(parts: TileJsonParts): string {
   });
 }
 
-/** The `figures` of an annual layer's TileJSON, keyed by tile property. */
-function figureEntries(layer: MapLayerDef): Record<string, unknown> {
+/** The `figures` of an annual layer's TileJSON, keyed by tile property (also in the atlas's PMTiles metadata). */
+export function figureEntries(layer: MapLayerDef): Record<string, unknown> {
   return Object.fromEntries(layer.fields.map((f) => [f.name, {
     field: f.figure!.field, label: f.label, unit: f.unit, decimals: f.decimals, meaning: f.meaning, legend: f.figure!.legend,
   }]));

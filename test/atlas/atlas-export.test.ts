@@ -134,7 +134,9 @@ describe('svc atlas export', () => {
           expect(Math.abs(total - 100)).toBeLessThanOrEqual(0.3);
         }
       }
-      expect((await readdir(out())).sort()).toEqual([...ATLAS_FIGURES.map(figureFile), 'atlas.json'].sort());
+      expect(atlas.annual_tiles).toMatchObject({ file: 'brussels-annual.pmtiles', layers: ['annual_air', 'annual_wind', 'annual_thermal'] });
+      expect(atlas.annual_tiles.tiles).toBeGreaterThan(0);
+      expect((await readdir(out())).sort()).toEqual([...ATLAS_FIGURES.map(figureFile), 'atlas.json', 'brussels-annual.pmtiles'].sort());
     });
 
     it('leaves no partial file when a write fails, and the files written before intact', async () => {

@@ -39,8 +39,9 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'scales', 'stats', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
-  // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group).
-  atlas: ['cities', 'compute', 'errors', 'services', 'stats', 'store'],
+  // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
+  // annual map layers' tiles as the map does.
+  atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
   api: ['cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],

@@ -10,6 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precomputedDir } from '../../src/compute/dataset-cache.js';
 import { ATLAS_FIGURES, figureDecimals, figureProperty } from '../../src/compute/precompute-figures.js';
+import { VectorTile } from '@mapbox/vector-tile';
+import { PbfReader } from 'pbf';
+import { PMTiles, TileType } from 'pmtiles';
+import { exportAtlas } from '../../src/atlas/atlas-export.js';
+import { getCity } from '../../src/cities/catalog.js';
 import { AnnualGrids } from '../../src/map/annual-grids.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
 import { roundAway } from '../../src/map/tile-frame.js';
@@ -172,6 +177,51 @@ describe('annual layers where a current precompute exists', () => {
     }
     expect([...codes].every((c) => c === 1 || c === 2 || c === 3)).toBe(true);
   });
+});
+
+describe('the atlas export\'s PMTiles archive', () => {
+  it('opens with the pmtiles reader, and every tile holds the three layers exactly as the service serves them', async () => {
+    const out = join(root.dir, 'atlas');
+    await exportAtlas(dataDir, getCity('brussels')!, out);
+    const bytes = await readFile(join(out, 'brussels-annual.pmtiles'));
+    const archive = new PMTiles({
+      getKey: () => 'brussels-annual.pmtiles',
+      getBytes: async (offset: number, length: number) => ({ data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length) }),
+    });
+    const header = await archive.getHeader();
+    const { zooms, box } = gridFootprint(grid);
+    expect(header).toMatchObject({ specVersion: 3, tileType: TileType.Mvt, minZoom: zooms.minzoom, maxZoom: zooms.maxzoom, clustered: true });
+    const metadata = (await archive.getMetadata()) as any;
+    expect(metadata.vector_layers.map((l: { id: string }) => l.id)).toEqual([...ANNUAL]);
+    const catalog = await catalogOf(svc, svc.issue());
+    const templates = Object.fromEntries(await Promise.all(ANNUAL.map(async (id) => [id, (await svc.get(catalog.static[id].tilejson)).json.tiles[0]] as const)));
+    expect(metadata.figures.annual_air).toEqual((await svc.get(catalog.static.annual_air.tilejson)).json.figures);
+    let tiles = 0;
+    for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
+      const range = tilesCovering(box, z);
+      for (let x = range.x0; x <= range.x1; x++) {
+        for (let y = range.y0; y <= range.y1; y++) {
+          const stored = await archive.getZxy(z, x, y);
+          for (const id of ANNUAL) {
+            const served = await tileBytes(svc, tileUrl(templates[id], z, x, y));
+            const features = (tile: Uint8Array | undefined) => {
+              if (tile === undefined || tile.byteLength === 0) return [];
+              const tree = new VectorTile(new PbfReader(tile));
+              const layer = tree.layers[id];
+              return layer === undefined ? [] : Array.from({ length: layer.length }, (_, i) => {
+                const f = layer.feature(i);
+                return { properties: f.properties, geometry: f.loadGeometry() };
+              });
+            };
+            expect(features(stored && new Uint8Array(stored.data)), `${id} ${z}/${x}/${y}`).toEqual(features(served));
+          }
+          if (stored !== undefined) tiles++;
+        }
+      }
+    }
+    expect(tiles).toBeGreaterThan(0);
+    expect(tiles).toBe(header.numAddressedTiles);
+  }, 60_000);
 });
 
 describe('annual layers without a current precompute', () => {

@@ -1,0 +1,87 @@
+/**
+ * `<city>-annual.pmtiles`: the annual map layers of a city as one PMTiles v3 archive for static hosting. Every tile
+ * the service would serve for the annual layers, at every zoom of the tileset, holds the three layers (`annual_air`,
+ * `annual_wind`, `annual_thermal`, each only where the city offers its metric) in one MVT: each layer's bytes are
+ * exactly the tile the service draws for it (map/tile-drawing.ts, the same function), so a client sees the same
+ * features offline. Tiles are gzipped; tiles with no feature are left out. The metadata is the TileJSON a client
+ * needs (vector layers with fields, zooms, bounds) and the figures with their legends, as the service publishes them.
+ */
+import { gzipSync } from 'node:zlib';
+import type { CityConfig } from '../cities/city-types.js';
+import { ANNUAL_LAYERS, liveLayerOf } from '../map/annual-layers.js';
+import type { FieldSlice } from '../map/cell-features.js';
+import { gridFootprint } from '../map/grid-projection.js';
+import { fieldDescriptions, type MapLayerDef } from '../map/map-layers.js';
+import { renderTile } from '../map/tile-drawing.js';
+import { figureEntries } from '../map/tilejson.js';
+import { tilesCovering } from '../map/web-mercator-tiles.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import type { GridGroup } from '../store/grid-group-reader.js';
+import { encodePmtiles, type ArchiveTile } from '../store/pmtiles-writer.js';
+
+/** What the archive is made of. */
+export interface AnnualArchiveParts {
+  readonly city: CityConfig;
+  readonly grid: GridGeometry;
+  readonly group: GridGroup;
+  readonly referenceYear: number;
+}
+
+/** What was written: the archive and how many tiles it holds. */
+export interface AnnualArchive {
+  readonly bytes: Uint8Array;
+  readonly tiles: number;
+  readonly minZoom: number;
+  readonly maxZoom: number;
+}
+
+/** The annual layers the city offers (those of the live layers it lists). */
+export function offeredAnnualLayers(city: CityConfig): MapLayerDef[] {
+  return Object.values(ANNUAL_LAYERS).filter((def) => city.map?.layers.includes(liveLayerOf(def)) ?? false);
+}
+
+/** The archive of the annual layers of `parts.city`, drawn from its precomputed grids. */
+export async function annualArchive(parts: AnnualArchiveParts): Promise<AnnualArchive> {
+  const { city, grid, group } = parts;
+  const layers = offeredAnnualLayers(city);
+  const fields = new Map<MapLayerDef, FieldSlice[]>();
+  for (const layer of layers) {
+    const values = await Promise.all(layer.fields.map((f) => group.read(f.source)));
+    fields.set(layer, layer.fields.map((f, i) => ({ name: f.name, decimals: f.decimals, values: values[i]!, aggregate: f.aggregate ?? 'mean' })));
+  }
+  const { zooms, box, bounds, centre } = gridFootprint(grid);
+  const tiles: ArchiveTile[] = [];
+  for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
+    const range = tilesCovering(box, z);
+    for (let x = range.x0; x <= range.x1; x++) {
+      for (let y = range.y0; y <= range.y1; y++) {
+        const drawn = layers.map((layer) => renderTile({ layer: layer.id, grid, maxzoom: zooms.maxzoom, z, x, y, fields: fields.get(layer)! }));
+        // An MVT is a sequence of layers: single-layer tiles concatenated are one tile holding them all.
+        const mvt = Buffer.concat(drawn);
+        if (mvt.byteLength > 0) tiles.push({ z, x, y, data: new Uint8Array(gzipSync(mvt, { level: 9 })) });
+      }
+    }
+  }
+  const metadata = {
+    name: `${city.name} annual layers ${parts.referenceYear}`,
+    description: `Annual air quality, wind comfort and thermal comfort of every outdoor cell of ${city.name}, reference year ${parts.referenceYear}.`,
+    attribution: city.attribution,
+    type: 'overlay',
+    version: '1.0.0',
+    format: 'pbf',
+    minzoom: zooms.minzoom,
+    maxzoom: zooms.maxzoom,
+    bounds,
+    center: [centre[0], centre[1], Math.min(zooms.maxzoom, zooms.minzoom + 2)],
+    vector_layers: layers.map((layer) => ({
+      id: layer.sourceLayer, description: layer.description, minzoom: zooms.minzoom, maxzoom: zooms.maxzoom, fields: fieldDescriptions(layer),
+    })),
+    figures: Object.fromEntries(layers.map((layer) => [layer.sourceLayer, figureEntries(layer)])),
+  };
+  const bytes = encodePmtiles(tiles, metadata, {
+    tileCompression: 2, tileType: 1, minZoom: zooms.minzoom, maxZoom: zooms.maxzoom,
+    bounds: [bounds[0], bounds[1], bounds[2], bounds[3]],
+    center: [centre[0], centre[1], Math.min(zooms.maxzoom, zooms.minzoom + 2)],
+  });
+  return { bytes, tiles: tiles.length, minZoom: zooms.minzoom, maxZoom: zooms.maxzoom };
+}
