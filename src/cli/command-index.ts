@@ -28,5 +28,6 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
   { path: ['atlas', 'export'], load: async () => (await import('./commands/atlas-export.js')).atlasExportCommand },
   { path: ['precompute'], load: async () => (await import('./commands/precompute.js')).precomputeCommand },
   { path: ['model-service'], load: async () => (await import('./commands/model-service.js')).modelServiceCommand },
+  { path: ['addresses', 'import'], load: async () => (await import('./commands/addresses-import.js')).addressesImportCommand },
   { path: ['worker'], load: async () => (await import('./commands/worker.js')).workerCommand },
 ];

@@ -99,6 +99,8 @@ export interface Server {
   readonly damage: DamageRegistry;
   /** The reports product: jobs, files, rendering threads. */
   readonly reports: ReportProduct;
+  /** Which geocoder answers addresses, in one line (the start-up banner prints it). */
+  readonly geocoderSource: string;
   /** The node's cluster link (`SVC_NATS_URL`); undefined on the embedded default. */
   readonly cluster: { readonly nodeId: string; readonly link: NonNullable<NodeBackends['link']> } | undefined;
   /**
@@ -124,7 +126,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const logger = forwardingLogger(() => log);
     const backends = await backendsFor(config, { db, clock, logger });
     cleanups.push(() => backends.close());
-    const geocoder = geocoderFor(config);
+    const selected = geocoderFor(config);
+    cleanups.push(() => selected.close());
+    const geocoder = selected.geocoder;
     // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
     const damage = new DamageRegistry({ now: clock.now });
     const historical = historicalService(config, backends, { geocoder, clock, logger, damage });
@@ -176,11 +180,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       await modelService.close();
       await historical.drain();
       await backends.close();
+      selected.close();
       db.close();
     };
     const cluster = backends.link === undefined ? undefined : { nodeId: backends.nodeId, link: backends.link };
     return {
       app, config, db, keys, backends, compute: backends.compute, historical, modelService, map, damage, reports, cluster,
+      geocoderSource: selected.source,
       close: () => (closing ??= shutdown()),
     };
   } catch (err) {

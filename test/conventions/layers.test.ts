@@ -29,6 +29,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Seams to the services the API calls (the model service's contract and client, the HTTP upstream stack).
   upstream: ['errors', 'store'],
   geocode: ['errors', 'util'],
+  // The official address register: its import and its index, searched with the geocoder's address check.
+  addresses: ['errors', 'geocode'],
   keys: ['cities', 'db', 'errors', 'util'],
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
   // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
@@ -49,9 +51,9 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Settings: the table of SVC_* variables, read by the entry points and handed down as plain options.
   config: ['errors', 'keys'],
   // The composition root: builds API and worker nodes from one record of back ends.
-  nodes: ['api', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
+  nodes: ['addresses', 'api', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
-  cli: ['api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
+  cli: ['addresses', 'api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
   workers: ['compute', 'map', 'model', 'reports', 'store'],
 };
 

@@ -10,14 +10,16 @@ const USAGE = `Usage: svc atlas export --data DIR --city ID --out DIR
 Exports the city's precomputed figures (svc precompute) as files a GIS opens, into the --out directory: one
 Cloud-Optimized GeoTIFF per figure, named after the statistics field it holds with dots as underscores
 (air_rating.tif, air_annual_mean_ugm3_no2.tif, wind_exceedance_pct_danger.tif, thermal_comfort_pct.tif, ...:
-float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), and atlas.json (the figures with units and meanings, the dataset, reference year, and the share of the outdoor area in each
-rating and score band). Files are replaced whole; an interrupted export leaves none half-written.
+float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), atlas.json (the figures with units and
+meanings, the dataset, reference year, and the share of the outdoor area in each rating and score band), and
+<city>-annual.pmtiles (the annual map layers as one PMTiles archive, for static hosting). Files are replaced whole;
+an interrupted export leaves none half-written.
 Cities: ${streetLevelCities().map((c) => c.id).join(', ')}.`;
 
 /** `svc atlas export`. */
 export const atlasExportCommand: Command = {
   path: ['atlas', 'export'],
-  summary: 'Export a city\'s precomputed figures as Cloud-Optimized GeoTIFFs and atlas.json',
+  summary: 'Export a city\'s precomputed figures as Cloud-Optimized GeoTIFFs, atlas.json and a PMTiles archive',
   usage: USAGE,
   async run(args) {
     const { values } = parseArgs({

@@ -54,6 +54,7 @@ export async function runServer(config: Config, banner?: (at: Listening) => void
   const at: Listening = { origin: new URL(selfDocsUrl(bound.address, bound.port)).origin, docsUrl: server.app.docs.url };
   console.log(`svc-api ${config.version} listening on ${address} (data ${config.dataDir})`);
   console.log(`Documentation: ${at.docsUrl}`);
+  console.log(`Geocoder: ${server.geocoderSource}`);
   if (server.app.docs.self && at.origin.includes('//localhost:') && config.host !== 'localhost') {
     console.log('(listening on every interface: set SVC_DOCS_URL to the address clients elsewhere use)');
   }
