@@ -21,6 +21,7 @@ export interface BenchModule {
 
 /** Every benchmark, by the name given on the command line. */
 export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = {
+  addresses: () => import('./addresses.js'),
   atlas: () => import('./atlas.js'),
   cluster: () => import('./cluster.js'),
   data: () => import('./data.js'),
