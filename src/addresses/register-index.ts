@@ -9,7 +9,7 @@
  * - `addresses`: one row per house number of a street (boxes folded in, at the mean of their points), with the number's
  *   numeric part for neighbour searches and a ~30 m cell of its point for reverse searches;
  * - `street_words`: full-text index (FTS5) of each street row's folded names (`street`) and its municipality names,
- *   postal names and postcode (`town`);
+ *   postal names and postcode (`town`), with prefix indexes for words being typed;
  * - `vocab`: every word of those names; `vocab_deletes`: each word and each of its one-letter deletions (a
  *   symmetric-delete dictionary), so a word typed with one letter wrong, missing, extra or swapped finds the
  *   register's word, wherever the typo is;
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 export const ADDRESS_INDEX_FILE = 'addresses.sqlite';
 
 /** Format of the index; a reader refuses another. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** Cell size of the reverse search, micro-degrees of latitude and longitude (about 33 × 32 m in Belgium). */
 export const CELL_LAT_E6 = 300;
@@ -43,7 +43,7 @@ CREATE TABLE streets (
 CREATE TABLE addresses (
   street INTEGER NOT NULL, number TEXT NOT NULL, num INTEGER NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL, cell INTEGER NOT NULL
 );
-CREATE VIRTUAL TABLE street_words USING fts5(street, town, tokenize = 'unicode61', detail = 'column');
+CREATE VIRTUAL TABLE street_words USING fts5(street, town, tokenize = 'unicode61', detail = 'column', prefix = '3 5');
 CREATE TABLE vocab (word TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE vocab_deletes (del TEXT NOT NULL, word TEXT NOT NULL);
 `;

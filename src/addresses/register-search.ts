@@ -18,13 +18,13 @@
  * Reverse: the nearest registered address within `REVERSE_RADIUS_M` of a point.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { formatAddress, type AddressParts, type ResultKind } from '../geocode/address-parts.js';
-import { matchAddress, prepareParts, prepareQuery } from '../geocode/address-match.js';
-import { ABBREVIATIONS, isFiller } from '../geocode/address-words.js';
+import { formatAddress, type ResultKind } from '../geocode/address-parts.js';
+import { matchAddress, prepareParts, prepareQuery, type PreparedParts, type QueryText } from '../geocode/address-match.js';
+import { ABBREVIATIONS, isDistinctive, isFiller } from '../geocode/address-words.js';
 import type { GeocodeHit } from '../geocode/gazetteer.js';
 import { editDistance, foldText, tokenize } from '../geocode/normalize.js';
 import { tokenSimilarity } from '../geocode/relevance.js';
-import { answerNumber, nearDistanceM, type NumberedPoint } from './house-numbers.js';
+import { answerNumber, nearDistanceM, type NumberAnswer, type NumberedPoint } from './house-numbers.js';
 import { cellOf, CELL_LAT_E6, CELL_LON_E6, deletions } from './register-index.js';
 
 /** How far reverse geocoding looks for a registered address, metres. */
@@ -60,6 +60,7 @@ const term = (word: string, prefix = false) => `"${word.replace(/"/g, '""')}"${p
 /** Search over one open index. */
 export class RegisterSearch {
   readonly #match: StatementSync;
+  readonly #matchRanked: StatementSync;
   readonly #street: StatementSync;
   readonly #numbers: StatementSync;
   readonly #inVocab: StatementSync;
@@ -69,7 +70,10 @@ export class RegisterSearch {
   readonly #cells: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.#match = db.prepare(`SELECT rowid AS id FROM street_words WHERE street_words MATCH ? ORDER BY rank LIMIT ${CANDIDATES}`);
+    // Rows holding every word are equally good candidates, so the first found are taken (ranking them all would cost
+    // as much as there are streets of a common name); rows holding only some are ranked.
+    this.#match = db.prepare(`SELECT rowid AS id FROM street_words WHERE street_words MATCH ? LIMIT ${CANDIDATES}`);
+    this.#matchRanked = db.prepare(`SELECT rowid AS id FROM street_words WHERE street_words MATCH ? ORDER BY rank LIMIT ${CANDIDATES}`);
     this.#street = db.prepare('SELECT id, postcode, names, towns, localities, lat, lon FROM streets WHERE id = ?');
     this.#numbers = db.prepare('SELECT number, num, lat, lon FROM addresses WHERE street = ?');
     this.#inVocab = db.prepare('SELECT 1 FROM vocab WHERE word = ?');
@@ -100,18 +104,24 @@ export class RegisterSearch {
     return out;
   }
 
-  /** Candidate street rows for the query's words and postcodes, best first. */
+  /**
+   * Candidate street rows for the query's words and postcodes. Only the words that tell streets apart are asked of
+   * the index (not street types or particles: "rue", "de", "straat" are in tens of thousands of rows), unless the
+   * query has no other; the address check judges every word anyway.
+   */
   #candidates(words: readonly string[], postcodes: readonly string[]): number[] {
+    const distinctive = words.filter((w) => isDistinctive(w) && !isFiller(w));
+    const asked = distinctive.length > 0 ? distinctive : words;
     const groups: string[] = [];
-    words.forEach((w, i) => {
-      const forms = this.#forms(w, i === words.length - 1);
+    asked.forEach((w) => {
+      const forms = this.#forms(w, w === words[words.length - 1]);
       if (forms.length > 0) groups.push(`(${forms.join(' OR ')})`);
     });
     for (const p of postcodes) groups.push(`town : ${term(p)}`);
     if (groups.length === 0) return [];
     const all = this.#match.all(groups.join(' AND ')) as { id: number }[];
     if (all.length > 0 || groups.length === 1) return all.map((r) => r.id);
-    return (this.#match.all(groups.join(' OR ')) as { id: number }[]).map((r) => r.id);
+    return (this.#matchRanked.all(groups.join(' OR ')) as { id: number }[]).map((r) => r.id);
   }
 
   /**
@@ -142,14 +152,31 @@ export class RegisterSearch {
     const words = tokens.filter((t) => !/^[0-9]/.test(t));
     const streetWords = words.filter((w) => !isFiller(w));
     if (streetWords.length === 0) return [];
-    const hits = new Map<string, GeocodeHit>();
+    // First the streets, judged without a number, once per name and area (rows of one name in one municipality and
+    // postcode read alike); then the house number, on the best of them only.
+    const groups = new Map<string, { rows: StreetRecord[]; prepared: PreparedParts; relevance: number }>();
     for (const id of this.#candidates(words, postcodes)) {
       const s = this.#street.get(id) as unknown as StreetRecord;
+      const key = `${s.names}|${s.towns}|${s.localities}|${s.postcode}`;
+      const known = groups.get(key);
+      if (known !== undefined) {
+        known.rows.push(s);
+        continue;
+      }
       const names = JSON.parse(s.names) as string[];
       // A street is a candidate only when the query names it, not only its municipality.
-      const named = streetWords.some((w) => names.some((n) => n.length > 0 && streetNamed(w, n)));
-      if (!named) continue;
-      const hit = this.#hit(query, s, names, asked?.toUpperCase());
+      if (!streetWords.some((w) => names.some((n) => n.length > 0 && streetNamed(w, n)))) continue;
+      const prepared = prepareParts({
+        kind: 'street', street: names, postcode: s.postcode, municipality: JSON.parse(s.towns) as string[],
+        localities: JSON.parse(s.localities) as string[], countryCode: 'be',
+      });
+      const match = matchAddress(query, prepared);
+      if (match !== undefined) groups.set(key, { rows: [s], prepared, relevance: match.relevance });
+    }
+    const best = [...groups.values()].sort((a, b) => b.relevance - a.relevance).slice(0, Math.max(2 * limit, 10));
+    const hits = new Map<string, GeocodeHit>();
+    for (const group of best) {
+      const hit = this.#hit(query, group.rows, group.prepared, asked?.toUpperCase());
       if (hit !== undefined) {
         const seen = hits.get(hit.address);
         if (seen === undefined || hit.relevance > seen.relevance) hits.set(hit.address, hit);
@@ -160,17 +187,26 @@ export class RegisterSearch {
       .slice(0, limit);
   }
 
-  /** The hit of street row `s` for the query, with the house number answered; undefined when it contradicts it. */
-  #hit(query: ReturnType<typeof prepareQuery>, s: StreetRecord, names: string[], asked: string | undefined): GeocodeHit | undefined {
-    const base = {
-      street: names, postcode: s.postcode, municipality: JSON.parse(s.towns) as string[],
-      localities: JSON.parse(s.localities) as string[], countryCode: 'be',
+  /**
+   * The hit of a street (its rows of one name and area, `prepared` at street level) for the query, with the house
+   * number answered on the first row that holds it (an exact number before a neighbour); undefined when it
+   * contradicts the query.
+   */
+  #hit(query: QueryText, rows: readonly StreetRecord[], prepared: PreparedParts, asked: string | undefined): GeocodeHit | undefined {
+    let found: { answer: NumberAnswer; row: StreetRecord } | undefined;
+    for (const row of asked === undefined ? [] : rows) {
+      const answer = answerNumber(asked!, this.#numbers.all(row.id) as unknown as NumberedPoint[]);
+      if (answer !== undefined && (found === undefined || (answer.exact && !found.answer.exact))) found = { answer, row };
+      if (found?.answer.exact) break;
+    }
+    const parts: PreparedParts = found === undefined ? prepared : {
+      ...prepared,
+      parts: { ...prepared.parts, kind: 'address', houseNumber: found.answer.point.number },
+      houseNumber: tokenize(found.answer.point.number).join(''),
     };
-    const answer = asked === undefined ? undefined : answerNumber(asked, this.#numbers.all(s.id) as unknown as NumberedPoint[]);
-    const parts: AddressParts = answer === undefined ? { kind: 'street', ...base } : { kind: 'address', houseNumber: answer.point.number, ...base };
-    const match = matchAddress(query, prepareParts(parts));
+    const match = matchAddress(query, parts);
     if (match === undefined) return undefined;
-    const at = answer?.point ?? s;
+    const at = found?.answer.point ?? rows[0]!;
     return { address: match.address, lat: at.lat, lon: at.lon, relevance: match.relevance, kind: match.kind };
   }
 

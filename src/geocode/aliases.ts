@@ -142,10 +142,22 @@ export function aliasVariants(tokens: readonly string[], context: readonly strin
 export function wholeNameAliases(tokens: readonly string[], context: readonly string[]): string[][] {
   const key = tokens.join(' ');
   const out: string[][] = [];
-  for (const group of FOLDED) {
+  for (const group of GROUPS_BY_NAME.get(key) ?? []) {
     if (group.postcodes !== undefined && !context.some((t) => group.postcodes!.has(t))) continue;
-    if (!group.names.some((n) => n.join(' ') === key)) continue;
     for (const n of group.names) if (n.join(' ') !== key) out.push([...n]);
   }
   return out;
 }
+
+/** The groups holding each whole name (folded, words joined by spaces), in table order: a name is looked up once. */
+const GROUPS_BY_NAME: ReadonlyMap<string, readonly FoldedGroup[]> = (() => {
+  const index = new Map<string, FoldedGroup[]>();
+  for (const group of FOLDED) {
+    for (const key of new Set(group.names.map((n) => n.join(' ')))) {
+      const list = index.get(key);
+      if (list === undefined) index.set(key, [group]);
+      else list.push(group);
+    }
+  }
+  return index;
+})();
