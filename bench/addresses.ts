@@ -16,6 +16,7 @@ import { openAddressRegister } from '../src/addresses/register-geocoder.js';
 import { importRegister, type ImportSummary } from '../src/addresses/register-import.js';
 import { addressIndexPath, indexSummary } from '../src/addresses/register-index.js';
 import { generateRegister } from '../src/addresses/synthetic-register.js';
+import { createRandom } from '../src/util/random.js';
 import { GAZETTEER } from '../src/geocode/gazetteer-data.js';
 import { createGazetteer } from '../src/geocode/gazetteer.js';
 import type { BenchResult } from './registry.js';
@@ -26,17 +27,6 @@ const QUERIES_PER_KIND = 500;
 const TARGETS = { importS: 300, forwardP50Ms: 2, forwardP99Ms: 15, reverseP50Ms: 1 };
 
 type Kind = 'exact' | 'misspelled' | 'abbreviated' | 'partial';
-
-/** A seeded PRNG for picking queries (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ABBREVIATE: readonly [RegExp, string][] = [
   [/^Avenue /, 'Av. '], [/^Boulevard /, 'Bd '], [/^Chaussée /, 'Chée '], [/straat$/, 'str.'], [/steenweg$/, 'stwg'], [/straße$/, 'str.'],
@@ -83,7 +73,8 @@ export async function run(): Promise<BenchResult> {
     const indexMb = (await stat(addressIndexPath(dir))).size / 1e6;
 
     // Queries from addresses of the index, drawn at random.
-    const rand = prng(11);
+    const random = createRandom(11);
+    const rand = () => random.next();
     const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
     const maxRow = Number((db.prepare('SELECT max(rowid) AS n FROM addresses').get() as { n: number }).n);
     const pick = db.prepare(`SELECT a.number, a.lat, a.lon, s.names, s.towns, s.postcode FROM addresses a

@@ -9,6 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { createRandom } from '../util/random.js';
 import { REGISTER_COLUMNS, type RegisterRecord } from './register-csv.js';
 
 /** One CSV field, quoted when it must be (RFC 4180). */
@@ -23,18 +24,6 @@ export function registerLine(r: Partial<RegisterRecord>): string {
 
 /** The header line. */
 export const REGISTER_HEADER = `${REGISTER_COLUMNS.join(',')}\n`;
-
-/** A small, fast, seeded PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NL_STEMS = ['Kerk', 'Station', 'Molen', 'School', 'Dorp', 'Beek', 'Linden', 'Kapel', 'Berg', 'Veld', 'Bos', 'Heide', 'Hof', 'Kasteel', 'Meer', 'Water', 'Nieuw', 'Oude', 'Zand', 'Brug', 'Eiken', 'Populieren', 'Wilgen', 'Rozen', 'Tulpen', 'Akker', 'Weide', 'Dijk', 'Vaart', 'Hoog'];
 const NL_TYPES = ['straat', 'laan', 'weg', 'plein', 'dreef', 'steenweg', 'hof', 'pad'];
@@ -108,7 +97,8 @@ export interface GeneratedRegister {
  * (Brussels 10 %, Flanders 55 %, Wallonia 35 %).
  */
 export async function generateRegister(dir: string, rows: number, seed = 1): Promise<GeneratedRegister> {
-  const rand = prng(seed);
+  const random = createRandom(seed);
+  const rand = () => random.next();
   const munis = municipalities(rand, Math.max(40, Math.min(581, Math.round(rows / 2000))));
   const shares: Record<Region, number> = { 'BE-BRU': 0.1, 'BE-VLG': 0.55, 'BE-WAL': 0.35 };
   const files: string[] = [];

@@ -77,6 +77,8 @@ describe('svc demo', () => {
       pageKeyFirst = pageKey!;
     });
     expect(first).toContain('created now');
+    // No address index in the data directory: the banner says the gazetteer answers, and how to get the register.
+    expect(first).toMatch(/^Geocoder: embedded gazetteer \(no address index in .*; `svc addresses import` makes one\)$/m);
     expect(first).toContain('Precomputing the annual figures of Brussels for its map layers (none yet; seconds)');
     expect((await stat(join(dir, 'demo-key'))).mode & 0o777).toBe(0o600);
 

@@ -30,7 +30,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   upstream: ['errors', 'store'],
   geocode: ['errors', 'util'],
   // The official address register: its import and its index, searched with the geocoder's address check.
-  addresses: ['errors', 'geocode'],
+  addresses: ['errors', 'geocode', 'util'],
   keys: ['cities', 'db', 'errors', 'util'],
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
   // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
