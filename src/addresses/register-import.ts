@@ -80,7 +80,7 @@ function coordinate(r: RegisterRecord, column: 'EPSG:4326_lat' | 'EPSG:4326_lon'
 }
 
 /** The house number as the index keeps it: trimmed, letters upper case, no inner spaces (`16 a` → `16A`). */
-export function canonicalNumber(raw: string): string {
+function canonicalNumber(raw: string): string {
   return raw.trim().replace(/\s+/g, '').toUpperCase();
 }
 

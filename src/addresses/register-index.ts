@@ -19,12 +19,16 @@ import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 
 /** The index file's name in the data directory. */
-export const ADDRESS_INDEX_FILE = 'addresses.sqlite';
+const ADDRESS_INDEX_FILE = 'addresses.sqlite';
 
 /** Format of the index; a reader refuses another. */
 export const INDEX_FORMAT = 2;
 
-/** Cell size of the reverse search, micro-degrees of latitude and longitude (about 33 × 32 m in Belgium). */
+/**
+ * Cell size of the reverse search, micro-degrees of latitude and longitude: at least 33 × 31 m everywhere in Belgium
+ * (longitude degrees shrink northwards; 31.1 m at 51.5° N), so the 3 × 3 cells around a point hold every address
+ * within the 30 m of a reverse search.
+ */
 export const CELL_LAT_E6 = 300;
 export const CELL_LON_E6 = 450;
 

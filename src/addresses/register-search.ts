@@ -25,10 +25,10 @@ import type { GeocodeHit } from '../geocode/gazetteer.js';
 import { editDistance, foldText, tokenize } from '../geocode/normalize.js';
 import { tokenSimilarity } from '../geocode/relevance.js';
 import { answerNumber, nearDistanceM, type NumberAnswer, type NumberedPoint } from './house-numbers.js';
-import { cellOf, CELL_LAT_E6, CELL_LON_E6, deletions } from './register-index.js';
+import { cellOf, deletions } from './register-index.js';
 
 /** How far reverse geocoding looks for a registered address, metres. */
-export const REVERSE_RADIUS_M = 30;
+const REVERSE_RADIUS_M = 30;
 
 /** Candidate street rows examined per query. */
 const CANDIDATES = 40;
@@ -233,6 +233,3 @@ export class RegisterSearch {
 function streetNamed(w: string, name: string): boolean {
   return tokenize(name).some((x) => tokenSimilarity(w, x) > 0 || (ABBREVIATIONS[w]?.includes(x) ?? false));
 }
-
-/** Cells are at least this many metres on a side, so the 3 × 3 cells around a point hold every address in the radius. */
-export const CELL_MIN_SIDE_M = Math.min(CELL_LAT_E6 * 0.111, CELL_LON_E6 * 0.111 * Math.cos((51.5 * Math.PI) / 180));

@@ -36,7 +36,7 @@ const ROOT_BUDGET = 16_384 - HEADER_BYTES;
 const COMPRESSION_GZIP = 2;
 
 /** The Hilbert TileID of (z, x, y): the tiles of lower zooms first, then the position along zoom z's Hilbert curve. */
-export function tileId(z: number, x: number, y: number): number {
+function tileId(z: number, x: number, y: number): number {
   if (z > 26) throw new RangeError(`Zoom ${z} is beyond what a TileID in a double holds exactly.`);
   const n = 2 ** z;
   let id = (n * n - 1) / 3;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/commands/serve.js';
 import { geocoderFor } from '../../src/nodes/geocoders.js';
@@ -13,11 +15,14 @@ describe('svc serve', () => {
   });
 
   it('selects the embedded geocoder by default and the HTTP one for a URL', async () => {
-    const embedded = geocoderFor(loadConfig({}));
-    expect((await embedded.search('Grand-Place 1', 1))[0]?.address).toBe('Grand-Place 1, 1000 Bruxelles');
+    // A data directory without an address index: the embedded gazetteer.
+    const embedded = geocoderFor(loadConfig({ SVC_DATA_DIR: join(tmpdir(), 'svc-no-address-index') }));
+    expect(embedded.source).toMatch(/^embedded gazetteer/);
+    expect((await embedded.geocoder.search('Grand-Place 1', 1))[0]?.address).toBe('Grand-Place 1, 1000 Bruxelles');
     // Port 9 (discard) refuses connections: the HTTP geocoder reports that as an upstream error.
     const http = geocoderFor(loadConfig({ SVC_GEOCODER: 'http://127.0.0.1:9/geo', SVC_GEOCODER_TIMEOUT_MS: '2000' }));
-    await expect(http.search('Grand-Place 1', 1)).rejects.toMatchObject({ code: 'upstream_error' });
+    expect(http.source).toBe('svc geocoder at http://127.0.0.1:9/geo');
+    await expect(http.geocoder.search('Grand-Place 1', 1)).rejects.toMatchObject({ code: 'upstream_error' });
   });
 
   it('selects the Nominatim or Photon adapter by the prefix of SVC_GEOCODER, sending the configured User-Agent', async () => {
@@ -28,8 +33,8 @@ describe('svc serve', () => {
     });
     try {
       const env = { SVC_GEOCODER_USER_AGENT: 'acme/1 (ops@acme.example)' };
-      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `nominatim:${baseUrl}` })).search('Gent', 1);
-      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `photon:${baseUrl}` })).search('Gent', 1);
+      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `nominatim:${baseUrl}` })).geocoder.search('Gent', 1);
+      await geocoderFor(loadConfig({ ...env, SVC_GEOCODER: `photon:${baseUrl}` })).geocoder.search('Gent', 1);
       expect(seen).toEqual([
         '/search?q=Gent&format=jsonv2&addressdetails=1&limit=10 acme/1 (ops@acme.example)',
         '/api?q=Gent&limit=10 acme/1 (ops@acme.example)',
