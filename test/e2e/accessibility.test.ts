@@ -7,12 +7,14 @@
  * (scripts/system-deps.sh installs it).
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precomputedFixture } from '../helpers/fixtures.js';
 import { startE2eServer, type E2eServer } from './support/e2e-server.js';
 import { reportPage, type ShownPage } from './support/shown-pages.js';
 
@@ -50,14 +52,18 @@ async function violations(page: Page, name: string): Promise<string[]> {
 }
 
 describe.runIf(runs)('accessibility of the pages people see (axe-core in chromium)', () => {
+  let dataDir: string;
   beforeAll(async () => {
-    e2e = await startE2eServer();
+    // With the Brussels precompute, so the map page also offers the reference year.
+    dataDir = await precomputedFixture(await mkdtemp(join(tmpdir(), 'svc-a11y-')));
+    e2e = await startE2eServer({ dataDir });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
   afterAll(async () => {
     await browser?.close();
     await e2e?.server.map.settled();
     await e2e?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   for (const [name, path] of [['reference', '/docs'], ['errors', '/docs/errors']] as const) {
@@ -75,6 +81,13 @@ describe.runIf(runs)('accessibility of the pages people see (axe-core in chromiu
     await page.goto(`${e2e.base}/map/#key=${key}`);
     await page.waitForFunction(() => document.documentElement.dataset.state === 'idle');
     expect(await violations(page, 'map')).toEqual([]);
+    // The reference year: its period switch, figure select and listed legend.
+    const seq = await page.evaluate(() => Number(document.documentElement.dataset.idleSeq ?? 0));
+    await page.click('#mode-choice [data-mode="annual"]');
+    await page.waitForFunction((before) => Number(document.documentElement.dataset.idleSeq ?? 0) > before
+      && document.documentElement.dataset.state === 'idle', seq);
+    expect(await page.locator('#figure-group').isVisible()).toBe(true);
+    expect(await violations(page, 'map-annual')).toEqual([]);
     await page.context().close();
   });
 
