@@ -25,18 +25,24 @@ export const addressesImportCommand: Command = {
     if (positionals.length === 0) throw new ValidationError('Name at least one register file (openaddress-be*.csv, .csv.gz or .zip).');
     const started = performance.now();
     let bar: Progress | undefined;
+    let totalMb = 0;
+    let ticked = 0;
     let carried = 0;
     const summary = await importRegister(resolve(values.data), positionals.map((f) => resolve(f)), {
-      start: (total) => (bar = createProgress('import addresses (MB)', Math.max(1, Math.round(total / 1e6)))),
+      start: (total) => (bar = createProgress('import addresses (MB)', (totalMb = Math.max(1, Math.round(total / 1e6))))),
       bytes: (n) => {
         // The bar counts whole megabytes read from disk.
         carried += n;
         if (carried >= 1e6) {
-          bar?.tick(Math.floor(carried / 1e6));
+          const mb = Math.min(Math.floor(carried / 1e6), totalMb - ticked);
+          bar?.tick(mb);
+          ticked += mb;
           carried %= 1e6;
         }
       },
     });
+    // Reading is done; the rest (folding boxes, indexes) is not counted in bytes.
+    bar?.tick(totalMb - ticked);
     bar?.done();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
