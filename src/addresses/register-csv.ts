@@ -47,6 +47,7 @@ async function* sourcesOf(path: string, onBytes: BytesRead): AsyncGenerator<CsvS
   }
   const gunzip = createGunzip();
   file.on('error', (err) => gunzip.destroy(err));
+  gunzip.on('close', () => file.destroy());
   yield { name, stream: file.pipe(gunzip) };
 }
 

@@ -6,7 +6,7 @@
  * holding the old file open keeps reading it until it reopens). A malformed file stops the import with the file, line
  * and reason.
  */
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { dirname, join } from 'node:path';
 import { foldText, tokenize } from '../geocode/normalize.js';
@@ -97,17 +97,37 @@ export async function importRegister(dataDir: string, files: readonly string[], 
   const path = addressIndexPath(dataDir);
   const tmp = join(dirname(path), `.addresses.sqlite.tmp-${process.pid}`);
   await mkdir(dataDir, { recursive: true });
-  await rm(tmp, { force: true });
+  await removeAbandoned(dirname(path));
   const db = new DatabaseSync(tmp);
   try {
     const summary = await fill(db, files, progress);
     db.close();
+    // On disk before it takes the index's name (the writes above were not synchronous).
+    const handle = await open(tmp, 'r+');
+    await handle.sync();
+    await handle.close();
     await rename(tmp, path);
     return { ...summary, path };
   } catch (err) {
     if (db.isOpen) db.close();
     await rm(tmp, { force: true });
     throw err;
+  }
+}
+
+/** Removes the temporary files of imports whose process is gone (interrupted: Ctrl-C, a crash). */
+async function removeAbandoned(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    const m = /^\.addresses\.sqlite\.tmp-(\d+)$/.exec(name);
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    let alive = pid !== process.pid;
+    try {
+      if (alive) process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) await rm(join(dir, name), { force: true });
   }
 }
 

@@ -44,6 +44,14 @@ const HOUSE_NUMBER = /^[0-9]{1,5}[a-z]{0,2}$/;
 const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const KIND_ORDER: Readonly<Record<ResultKind, number>> = { address: 0, street: 1, municipality: 2, place: 3 };
 
+/** Street rows of one name and area, prepared for the address check once, with the house number asked of them. */
+interface StreetGroup {
+  readonly rows: StreetRecord[];
+  readonly prepared: PreparedParts;
+  readonly relevance: number;
+  readonly asked: string | undefined;
+}
+
 interface StreetRecord {
   readonly id: number;
   readonly postcode: string;
@@ -117,7 +125,8 @@ export class RegisterSearch {
       const forms = this.#forms(w, w === words[words.length - 1]);
       if (forms.length > 0) groups.push(`(${forms.join(' OR ')})`);
     });
-    for (const p of postcodes) groups.push(`town : ${term(p)}`);
+    // A four-digit number may be a house number (Chaussée d'Alsemberg 1200, 1180 Uccle): the street's postcode is one of them.
+    if (postcodes.length > 0) groups.push(`(${postcodes.map((p) => `town : ${term(p)}`).join(' OR ')})`);
     if (groups.length === 0) return [];
     const all = this.#match.all(groups.join(' AND ')) as { id: number }[];
     if (all.length > 0 || groups.length === 1) return all.map((r) => r.id);
@@ -148,13 +157,15 @@ export class RegisterSearch {
     const tokens = query.tokens;
     if (tokens.length === 0 || tokens.length > MAX_WORDS) return [];
     const postcodes = tokens.filter((t) => POSTCODE.test(t));
-    const asked = tokens.find((t) => HOUSE_NUMBER.test(t) && !POSTCODE.test(t)) ?? (postcodes.length > 1 ? postcodes[0] : undefined);
+    // Number-like words: a postcode, a house number (1200 may be either), or part of a street's name (Rue du 11
+    // Novembre, Rue du 1er Mai); which is which is settled per street below.
+    const numbers = tokens.filter((t) => HOUSE_NUMBER.test(t));
     const words = tokens.filter((t) => !/^[0-9]/.test(t));
     const streetWords = words.filter((w) => !isFiller(w));
     if (streetWords.length === 0) return [];
     // First the streets, judged without a number, once per name and area (rows of one name in one municipality and
     // postcode read alike); then the house number, on the best of them only.
-    const groups = new Map<string, { rows: StreetRecord[]; prepared: PreparedParts; relevance: number }>();
+    const groups = new Map<string, StreetGroup>();
     for (const id of this.#candidates(words, postcodes)) {
       const s = this.#street.get(id) as unknown as StreetRecord;
       const key = `${s.names}|${s.towns}|${s.localities}|${s.postcode}`;
@@ -166,17 +177,23 @@ export class RegisterSearch {
       const names = JSON.parse(s.names) as string[];
       // A street is a candidate only when the query names it, not only its municipality.
       if (!streetWords.some((w) => names.some((n) => n.length > 0 && streetNamed(w, n)))) continue;
-      const prepared = prepareParts({
+      // The house number: the first number-like word that is neither a word of the street's name nor its postcode.
+      const nameWords = new Set(names.flatMap(tokenize));
+      const asked = numbers.find((t) => !nameWords.has(t) && t !== s.postcode);
+      const plain = prepareParts({
         kind: 'street', street: names, postcode: s.postcode, municipality: JSON.parse(s.towns) as string[],
         localities: JSON.parse(s.localities) as string[], countryCode: 'be',
       });
+      // Judged with the asked number as its house number (so a number like 1200 is not taken for another postcode),
+      // displayed without it until the register holds it.
+      const prepared: PreparedParts = asked === undefined ? plain : { ...plain, houseNumber: asked };
       const match = matchAddress(query, prepared);
-      if (match !== undefined) groups.set(key, { rows: [s], prepared, relevance: match.relevance });
+      if (match !== undefined) groups.set(key, { rows: [s], prepared, relevance: match.relevance, asked: asked?.toUpperCase() });
     }
     const best = [...groups.values()].sort((a, b) => b.relevance - a.relevance).slice(0, Math.max(2 * limit, 10));
     const hits = new Map<string, GeocodeHit>();
     for (const group of best) {
-      const hit = this.#hit(query, group.rows, group.prepared, asked?.toUpperCase());
+      const hit = this.#hit(query, group.rows, group.prepared, group.asked);
       if (hit !== undefined) {
         const seen = hits.get(hit.address);
         if (seen === undefined || hit.relevance > seen.relevance) hits.set(hit.address, hit);

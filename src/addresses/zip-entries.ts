@@ -31,7 +31,9 @@ export async function* zipCsvEntries(path: string, onBytes: BytesRead): AsyncGen
       zip.once('error', (err: Error) => reject(fail(err)));
       zip.readEntry();
     });
-    const csvs = entries.filter((e) => /\.csv$/i.test(e.fileName) && !e.fileName.endsWith('/'));
+    // Not the resource forks macOS adds to archives it makes (`__MACOSX/._name.csv`).
+    const csvs = entries.filter((e) => /\.csv$/i.test(e.fileName) && !e.fileName.endsWith('/')
+      && !e.fileName.startsWith('__MACOSX/') && !basename(e.fileName).startsWith('._'));
     if (csvs.length === 0) throw new RegisterFileError(archive, 0, 'the archive holds no .csv file');
     for (const entry of csvs) {
       const stream = await new Promise<Readable>((resolve, reject) =>

@@ -61,15 +61,25 @@ export class AnnualGrids {
 
   async #check(state: DatasetState, city: string): Promise<AnnualStatus> {
     const { dataset, content_version: version, grid } = state.info;
-    const group = await openGridGroup(precomputedDir(this.#options.dataDir, dataset), grid.ny, grid.nx);
     const rerun = `run \`svc precompute --data ${this.#options.dataDir} --city ${city}\``;
+    let group: GridGroup | undefined;
+    try {
+      group = await openGridGroup(precomputedDir(this.#options.dataDir, dataset), grid.ny, grid.nx);
+    } catch (err) {
+      // Unreadable (damaged, or being replaced by a new precompute right now): not served, and said once.
+      return this.#notServed(`${dataset}|${version}|unreadable|${(err as Error).message}`, `the precompute of '${dataset}' cannot be read (${(err as Error).message}); ${rerun}`);
+    }
     if (group === undefined) return { served: false, reason: `dataset '${dataset}' has no precompute` };
     const made = String(group.attrs.content_version);
     const generated = String(group.attrs.generated_utc ?? '');
     const problem = precomputeProblem(group, version);
     const reason = problem && `the precompute of '${dataset}' ${describePrecomputeProblem(problem, version)}; ${rerun}`;
     if (reason === undefined) return { served: true, group, version: `${version}|${generated}` };
-    const once = `${dataset}|${version}|${made}|${generated}`;
+    return this.#notServed(`${dataset}|${version}|${made}|${generated}`, reason);
+  }
+
+  /** A precompute not served for `reason`, told once per `once` key. */
+  #notServed(once: string, reason: string): AnnualStatus {
     if (!this.#warned.has(once)) {
       this.#warned.add(once);
       this.#options.warn(`Annual map layers left out: ${reason}.`);

@@ -61,11 +61,11 @@ describe('svc addresses import', () => {
     }
   });
 
-  it('reads gzipped and zipped files alike, and the quoted names in them', async () => {
+  it('reads gzipped and zipped files alike (not the resource forks macOS adds to zips), and the quoted names in them', async () => {
     const gz = join(root.dir, 'openaddress-bevlg.csv.gz');
     await writeFile(gz, gzipSync(await readFile(files[1]!)));
     const zip = join(root.dir, 'register.zip');
-    execFileSync('python3', ['-c', 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:\n  z.write(sys.argv[2], "openaddress-bebru.csv")\n  z.write(sys.argv[3], "openaddress-bewal.csv")', zip, files[0]!, files[2]!]);
+    execFileSync('python3', ['-c', 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:\n  z.write(sys.argv[2], "openaddress-bebru.csv")\n  z.write(sys.argv[3], "openaddress-bewal.csv")\n  z.writestr("__MACOSX/._openaddress-bebru.csv", b"\\x00\\x05\\x16\\x07 resource fork")', zip, files[0]!, files[2]!]);
     const dir = join(root.dir, 'packed');
     const summary = await importRegister(dir, [zip, gz]);
     expect(summary.addresses).toBe(currentKeys.size);
@@ -117,6 +117,10 @@ describe('bad register files', () => {
       expect(err).toBeInstanceOf(RegisterFileError);
       expect((err as Error).message).toMatch(new RegExp(`^openaddress-bad\\.csv, ${reason.source}`));
       expect(summaryOf(dir)).toEqual(before);
+      expect((await readdir(dir)).filter((f) => f.includes('.tmp'))).toEqual([]);
+      // The temporary file of an import that was killed (its process is gone) is removed by the next import.
+      await writeFile(join(dir, '.addresses.sqlite.tmp-999999999'), 'left by an interrupted import');
+      await importRegister(dir, [files[1]!]);
       expect((await readdir(dir)).filter((f) => f.includes('.tmp'))).toEqual([]);
       expect(await main(['addresses', 'import', '--data', dir, bad])).toBe(2);
     });

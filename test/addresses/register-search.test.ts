@@ -79,6 +79,15 @@ describe('forward search', () => {
     expect(await top('Rue de la Loi 17, 1000 Bruxelles')).toMatchObject({ kind: 'street', address: 'Rue de la Loi, 1000 Bruxelles' });
   });
 
+  it('tells a number in a street name from the house number, and finds four-digit house numbers', async () => {
+    expect(await top('Rue du 11 Novembre 5, 1050 Ixelles')).toMatchObject({ kind: 'address', address: 'Rue du 11 Novembre 5, 1050 Ixelles' });
+    expect(await top('Rue du 11 Novembre, 1050 Ixelles')).toMatchObject({ kind: 'street', address: 'Rue du 11 Novembre, 1050 Ixelles' });
+    expect(await top('Rue du 1er Mai 7 Ixelles')).toMatchObject({ kind: 'address', address: 'Rue du 1er Mai 7, 1050 Ixelles' });
+    expect(await top("Chaussée d'Alsemberg 1200, 1180 Uccle")).toMatchObject({ kind: 'address', address: "Chaussée d'Alsemberg 1200, 1180 Uccle" });
+    expect(await top('Alsembergsesteenweg 1202 Ukkel')).toMatchObject({ kind: 'address', address: 'Alsembergsesteenweg 1202, 1180 Ukkel' });
+    expect(await top("Chaussée d'Alsemberg 1200")).toMatchObject({ kind: 'address', address: "Chaussée d'Alsemberg 1200, 1180 Uccle" });
+  });
+
   it('tells apart a street name shared by two municipalities, and two municipalities sharing a postcode', async () => {
     const both = await search('Kerkstraat 5');
     expect(both.map((h) => h.address).sort()).toEqual(['Kerkstraat 5, 3000 Leuven', 'Kerkstraat 5, 9000 Gent']);

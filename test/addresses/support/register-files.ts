@@ -22,6 +22,7 @@ interface Town {
 
 export const BRUSSELS: Town = { id: '21004', region: 'BE-BRU', postcode: '1000', fr: 'Bruxelles', nl: 'Brussel', postFr: 'Bruxelles (Centre)', postNl: 'Brussel (Centrum)' };
 const IXELLES: Town = { id: '21009', region: 'BE-BRU', postcode: '1050', fr: 'Ixelles', nl: 'Elsene', postFr: 'Ixelles', postNl: 'Elsene' };
+const UCCLE: Town = { id: '21016', region: 'BE-BRU', postcode: '1180', fr: 'Uccle', nl: 'Ukkel', postFr: 'Uccle', postNl: 'Ukkel' };
 const GENT: Town = { id: '44021', region: 'BE-VLG', postcode: '9000', nl: 'Gent', postNl: 'Gent' };
 const LEUVEN: Town = { id: '24062', region: 'BE-VLG', postcode: '3000', nl: 'Leuven', postNl: 'Leuven' };
 const NAMUR: Town = { id: '92094', region: 'BE-WAL', postcode: '5000', fr: 'Namur', postFr: 'Namur' };
@@ -78,6 +79,10 @@ function brussels(): Row[] {
     record(BRUSSELS, '1003', { fr: 'Rue du Marché aux Herbes', nl: 'Grasmarkt' }, '12', HERBES_10.lat + 2e-5, HERBES_10.lon + 6e-5),
     ...along(IXELLES, '1004', { fr: 'Avenue Louise', nl: 'Louizalaan' }, [50, 52, 54, '54A', 56], 50.8300, 4.3600),
     ...along(IXELLES, '1005', { fr: 'Chaussée de Wavre', nl: 'Waversesteenweg' }, evens(96, 104), 50.8350, 4.3700),
+    // Numbers in street names, and house numbers with four digits.
+    ...along(IXELLES, '1006', { fr: 'Rue du 11 Novembre', nl: '11 Novemberstraat' }, [1, 3, 5, 7, 9, 11], 50.8260, 4.3750),
+    ...along(IXELLES, '1007', { fr: 'Rue du 1er Mai', nl: '1 Meistraat' }, [1, 3, 5, 7], 50.8240, 4.3780),
+    ...along(UCCLE, '1008', { fr: 'Chaussée d\'Alsemberg', nl: 'Alsembergsesteenweg' }, evens(1196, 1204), 50.7900, 4.3400),
   ];
 }
 
