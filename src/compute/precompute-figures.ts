@@ -91,7 +91,7 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
     meaning: '95th percentile of the hourly wind speed at pedestrian height (Ucomfort).' },
   { grid: 'wind_max_gust_ms', label: 'Strongest gust', field: 'wind.max_gust_ms', block: 'wind', unit: 'm/s', resampling: 'average',
     meaning: 'The strongest gust of the year.' },
-  { grid: 'thermal_summer_day_comfort_pct', label: 'Comfortable summer days', field: 'thermal.summer_day_comfort_pct', block: 'thermal', unit: '%',
+  { grid: 'thermal_summer_day_comfort_pct', label: 'Comfortable summer daytime', field: 'thermal.summer_day_comfort_pct', block: 'thermal', unit: '%',
     resampling: 'average', meaning: 'Comfortable share (UTCI 9–26 °C) of the summer daytime hours.' },
   { grid: 'thermal_comfort_pct', label: 'Comfortable hours', field: 'thermal.comfort_pct', block: 'thermal', unit: '%', resampling: 'average',
     meaning: 'Comfortable share (UTCI 9–26 °C) of every hour with data, day and night.' },

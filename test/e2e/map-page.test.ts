@@ -68,6 +68,20 @@ async function mapShot(page: Page, name: string): Promise<Buffer> {
   return shot;
 }
 
+/** The page coordinates of the centre of a drawn cell of map layer `layer` (to click it). */
+function drawnCell(page: Page, layer: string): Promise<{ x: number; y: number }> {
+  return page.evaluate((id) => {
+    const map = (window as any).__map;
+    const feature = map.queryRenderedFeatures({ layers: [id] })[0];
+    const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
+    const lon = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[0], 0) / (ring.length - 1);
+    const lat = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[1], 0) / (ring.length - 1);
+    const { x, y } = map.project([lon, lat]);
+    const box = map.getCanvas().getBoundingClientRect();
+    return { x: box.left + x, y: box.top + y };
+  }, layer);
+}
+
 /** Colours of the legend's swatches, in order. */
 const legendColors = (page: Page) => page.$$eval('#legend .swatch', (els) => els.map((el) => (el as HTMLElement).dataset.color));
 
@@ -175,16 +189,7 @@ describe.runIf(runs)('the map page in a browser', () => {
     expect(no2.equals(maxUtci)).toBe(false);
 
     // A click lists the cell's annual figures, with units, and the request for its full statistics.
-    const point = await page.evaluate(() => {
-      const map = (window as any).__map;
-      const feature = map.queryRenderedFeatures({ layers: ['annual_air-cells'] })[0];
-      const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
-      const lon = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[0], 0) / (ring.length - 1);
-      const lat = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[1], 0) / (ring.length - 1);
-      const { x, y } = map.project([lon, lat]);
-      const box = map.getCanvas().getBoundingClientRect();
-      return { x: box.left + x, y: box.top + y };
-    });
+    const point = await drawnCell(page, 'annual_air-cells');
     await page.mouse.click(point.x, point.y);
     await page.locator('#cell-panel').waitFor({ state: 'visible' });
     const values = await page.textContent('#cell-body .cell-values');
@@ -204,16 +209,7 @@ describe.runIf(runs)('the map page in a browser', () => {
   it('shows the clicked cell\'s values with units and the class label of the scale', async () => {
     const { page } = await open(`#key=${key}`);
     // A point of the map where a thermal cell is drawn.
-    const point = await page.evaluate(() => {
-      const map = (window as any).__map;
-      const feature = map.queryRenderedFeatures({ layers: ['thermal-cells'] })[0];
-      const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
-      const lon = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[0], 0) / (ring.length - 1);
-      const lat = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[1], 0) / (ring.length - 1);
-      const { x, y } = map.project([lon, lat]);
-      const box = map.getCanvas().getBoundingClientRect();
-      return { x: box.left + x, y: box.top + y };
-    });
+    const point = await drawnCell(page, 'thermal-cells');
     await page.mouse.click(point.x, point.y);
     await page.locator('#cell-panel').waitFor({ state: 'visible' });
     const labels = (await e2e.get('/v1/scales/thermal-utci')).json.classes.map((c: { label: string }) => c.label);
