@@ -19,7 +19,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { formatAddress, type ResultKind } from '../geocode/address-parts.js';
-import { matchAddress, prepareParts, prepareQuery, type PreparedParts, type QueryText } from '../geocode/address-match.js';
+import { askedHouseNumber, matchAddress, prepareParts, prepareQuery, type PreparedParts, type QueryText } from '../geocode/address-match.js';
 import { ABBREVIATIONS, isDistinctive, isFiller } from '../geocode/address-words.js';
 import type { GeocodeHit } from '../geocode/gazetteer.js';
 import { editDistance, foldText, tokenize } from '../geocode/normalize.js';
@@ -40,7 +40,6 @@ const MAX_FORMS = 12;
 const POSTCODE = /^[1-9][0-9]{3}$/;
 /** Abbreviated endings of compound street names and what they stand for. */
 const COMPOUND_ENDINGS: readonly (readonly [string, readonly string[]])[] = [['stwg', ['steenweg']], ['str', ['straat', 'strasse']]];
-const HOUSE_NUMBER = /^[0-9]{1,5}[a-z]{0,2}$/;
 const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const KIND_ORDER: Readonly<Record<ResultKind, number>> = { address: 0, street: 1, municipality: 2, place: 3 };
 
@@ -157,9 +156,8 @@ export class RegisterSearch {
     const tokens = query.tokens;
     if (tokens.length === 0 || tokens.length > MAX_WORDS) return [];
     const postcodes = tokens.filter((t) => POSTCODE.test(t));
-    // Number-like words: a postcode, a house number (1200 may be either), or part of a street's name (Rue du 11
-    // Novembre, Rue du 1er Mai); which is which is settled per street below.
-    const numbers = tokens.filter((t) => HOUSE_NUMBER.test(t));
+    // Number-like words may be a postcode, a house number (1200 may be either) or part of a street's name (Rue du 11
+    // Novembre, Rue du 1er Mai); which is which is settled per street (askedHouseNumber).
     const words = tokens.filter((t) => !/^[0-9]/.test(t));
     const streetWords = words.filter((w) => !isFiller(w));
     if (streetWords.length === 0) return [];
@@ -177,17 +175,14 @@ export class RegisterSearch {
       const names = JSON.parse(s.names) as string[];
       // A street is a candidate only when the query names it, not only its municipality.
       if (!streetWords.some((w) => names.some((n) => n.length > 0 && streetNamed(w, n)))) continue;
-      // The house number: the first number-like word that is neither a word of the street's name nor its postcode.
-      const nameWords = new Set(names.flatMap(tokenize));
-      const asked = numbers.find((t) => !nameWords.has(t) && t !== s.postcode);
-      const plain = prepareParts({
+      const prepared = prepareParts({
         kind: 'street', street: names, postcode: s.postcode, municipality: JSON.parse(s.towns) as string[],
         localities: JSON.parse(s.localities) as string[], countryCode: 'be',
       });
-      // Judged with the asked number as its house number (so a number like 1200 is not taken for another postcode),
-      // displayed without it until the register holds it.
-      const prepared: PreparedParts = asked === undefined ? plain : { ...plain, houseNumber: asked };
-      const match = matchAddress(query, prepared);
+      const asked = askedHouseNumber(tokens, new Set(prepared.streets.flatMap((v) => v.tokens)), s.postcode);
+      // The street is judged as if it held the asked number (#hit then settles how the register answers it), so a
+      // four-digit house number it holds is not taken for another postcode.
+      const match = matchAddress(query, asked === undefined ? prepared : withNumber(prepared, asked.toUpperCase()));
       if (match !== undefined) groups.set(key, { rows: [s], prepared, relevance: match.relevance, asked: asked?.toUpperCase() });
     }
     const best = [...groups.values()].sort((a, b) => b.relevance - a.relevance).slice(0, Math.max(2 * limit, 10));
@@ -216,12 +211,8 @@ export class RegisterSearch {
       if (answer !== undefined && (found === undefined || (answer.exact && !found.answer.exact))) found = { answer, row };
       if (found?.answer.exact) break;
     }
-    const parts: PreparedParts = found === undefined ? prepared : {
-      ...prepared,
-      parts: { ...prepared.parts, kind: 'address', houseNumber: found.answer.point.number },
-      houseNumber: tokenize(found.answer.point.number).join(''),
-    };
-    const match = matchAddress(query, parts);
+    const parts = found === undefined ? prepared : withNumber(prepared, found.answer.point.number);
+    const match = matchAddress(query, parts, found !== undefined && !found.answer.exact);
     if (match === undefined) return undefined;
     const at = found?.answer.point ?? rows[0]!;
     return { address: match.address, lat: at.lat, lon: at.lon, relevance: match.relevance, kind: match.kind };
@@ -244,6 +235,11 @@ export class RegisterSearch {
       municipality: JSON.parse(row.towns) as string[], countryCode: 'be',
     });
   }
+}
+
+/** The address of house `number` (as the index keeps it: `16`, `16A`) in the street `street`. */
+function withNumber(street: PreparedParts, number: string): PreparedParts {
+  return { ...street, parts: { ...street.parts, kind: 'address', houseNumber: number }, houseNumber: tokenize(number).join('') };
 }
 
 /** Whether query word `w` names a word of street name `name` (exactly, by prefix, by a small typo or abbreviated). */

@@ -19,7 +19,7 @@
  */
 import { wholeNameAliases } from './aliases.js';
 import { formatAddress, isStreetLevel, type AddressParts, type ResultKind } from './address-parts.js';
-import { ABBREVIATIONS, COUNTRY_NAMES, STREET_SUFFIXES, isDistinctive, isFiller, municipalityRuns } from './address-words.js';
+import { ABBREVIATIONS, COUNTRY_NAMES, STREET_SUFFIXES, isDistinctive, isFiller, municipalityRuns, withoutBoxNumbers } from './address-words.js';
 import { tokenize } from './normalize.js';
 import { scoreTokens, tokenSimilarity, type RelevanceScore, type TokenList } from './relevance.js';
 
@@ -69,22 +69,45 @@ export interface PreparedParts {
 }
 
 const POSTCODE = /^[1-9][0-9]{3}$/;
+/** A house number as a folded query word: digits and up to two letters ("16", "16a", "1200"). */
+export const HOUSE_NUMBER = /^[0-9]{1,5}[a-z]{0,2}$/;
+
+/**
+ * How a street-level result answers the house number the query asked, and the factor its relevance is multiplied by
+ * (docs/geocoding.md, "Relevance"): `asked` the number itself (or the query asked no number), `neighbour` a
+ * registered number within 25 m of the asked one's place, under its own number (address register only), `street` the
+ * street without the asked number. A street-level answer to a numbered query therefore ranks below the same query's
+ * exact answer and below 0.75 at best; municipality-level answers stay at most `FALLBACK_RELEVANCE`.
+ */
+export const HOUSE_ANSWER_FACTOR = { asked: 1, neighbour: 0.9, street: 0.75 } as const;
+export type HouseAnswer = keyof typeof HOUSE_ANSWER_FACTOR;
 /** A number, or a house number with a letter ("10a"): never a word that must be explained. */
-const NUMBER_LIKE = /^[0-9]+[a-z]?$/;
+const NUMBER_LIKE = /^[0-9]+[a-z]{0,2}$/;
 const NO_KEYS = (tokens: readonly string[]): TokenList => ({ tokens, keys: tokens.map(() => '') });
 const round3 = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 
-/** Folds the query and remembers the comma-separated part of each token. */
+/** Folds the query, leaves its box numbers out (a box is part of a house) and remembers each token's comma-separated part. */
 export function prepareQuery(text: string): QueryText {
-  const tokens: string[] = [];
-  const segment: number[] = [];
+  const all: string[] = [];
+  const parts: number[] = [];
   text.split(',').forEach((part, s) => {
     for (const t of tokenize(part)) {
-      tokens.push(t);
-      segment.push(s);
+      all.push(t);
+      parts.push(s);
     }
   });
-  return { tokens, segment, runs: municipalityRuns(tokens) };
+  const kept = withoutBoxNumbers(all);
+  const tokens = kept.map((k) => k.token);
+  return { tokens, segment: kept.map((k) => parts[k.index]), runs: municipalityRuns(tokens) };
+}
+
+/**
+ * The house number a query asks of a street: its first number-like word (digits with up to two letters) that is
+ * neither a word of the street's names (Rue du 11 Novembre, Rue du 1er Mai) nor the street's postcode, so a
+ * four-digit house number (Chaussée d'Alsemberg 1200) is one; undefined when the query names no house.
+ */
+export function askedHouseNumber(tokens: readonly string[], streetWords: ReadonlySet<string>, postcode: string | undefined): string | undefined {
+  return tokens.find((t) => HOUSE_NUMBER.test(t) && !streetWords.has(t) && t !== postcode);
 }
 
 /** The shared street-type ending of two compound words, when both have one and something before it. */
@@ -274,18 +297,52 @@ function matchArea(query: QueryText, p: PreparedParts): { relevance: number; tow
 }
 
 /**
+ * The street-level result as it may answer the query's house number: an `address` result of another number (or of a
+ * number the query did not ask) is only its street, judged with the asked number as its house number (so a four-digit
+ * house number is not taken for another postcode) and displayed without one; the register's registered neighbour
+ * (`neighbour`) keeps its own number.
+ */
+function settleHouseNumber(query: QueryText, p: PreparedParts, neighbour: boolean): { p: PreparedParts; answer: HouseAnswer } {
+  const streetWords = new Set(p.streets.flatMap((v) => v.tokens));
+  const asked = askedHouseNumber(query.tokens, streetWords, p.postcode);
+  if (asked === undefined) {
+    return p.parts.kind === 'street' ? { p, answer: 'asked' } : { p: streetOf(p, undefined), answer: 'asked' };
+  }
+  if (asked === p.houseNumber) return { p, answer: 'asked' };
+  // A four-digit number the result does not hold is a house number only beside the result's own postcode; alone it
+  // may be another postcode, which the postcode rule then judges.
+  const house = !POSTCODE.test(asked) || query.tokens.includes(p.postcode ?? '') ? asked : undefined;
+  // The neighbour is displayed under its own number and judged, as the street would be, with the asked one.
+  if (neighbour) return { p: house === undefined ? p : { ...p, houseNumber: house }, answer: 'neighbour' };
+  return { p: streetOf(p, house), answer: 'street' };
+}
+
+/** The street of a street-level result, judged with `judgedNumber` as its house number and displayed without one. */
+function streetOf(p: PreparedParts, judgedNumber: string | undefined): PreparedParts {
+  return { ...p, parts: { ...p.parts, kind: 'street', houseNumber: undefined }, houseNumber: judgedNumber };
+}
+
+/**
  * Judges one result against the query: undefined when it contradicts the query (module comment), otherwise its
- * relevance and display address.
+ * relevance, kind and display address.
  *
  * Relevance: `0.8 × match + 0.2 × coverage` (relevance.ts) times `0.5 + 0.5 × completeness`, where completeness is
  * how fully the query names the result's distinctive street words (street level) or municipality name (area level;
- * 1 when the query holds the postcode). The fallback: `FALLBACK_RELEVANCE` times the mean similarity of the words
- * naming the municipality times the same `0.5 + 0.5 × completeness`, so at most `FALLBACK_RELEVANCE`.
+ * 1 when the query holds the postcode), times `HOUSE_ANSWER_FACTOR` of how a street-level result answers the asked
+ * house number: a result never answers as another house, only as its street (`settleHouseNumber`). The fallback:
+ * `FALLBACK_RELEVANCE` times the mean similarity of the words naming the municipality times the same
+ * `0.5 + 0.5 × completeness`, so at most `FALLBACK_RELEVANCE`.
+ *
+ * `neighbour`: the result is a registered number the address register gives for an asked number it does not hold
+ * (house-numbers.ts); without it a result of another number answers only as its street.
  */
-export function matchAddress(query: QueryText, p: PreparedParts): AddressMatch | undefined {
-  if (query.tokens.length === 0 || !postcodesAgree(query, p)) return undefined;
+export function matchAddress(query: QueryText, result: PreparedParts, neighbour = false): AddressMatch | undefined {
+  if (query.tokens.length === 0) return undefined;
+  const settled = isStreetLevel(result.parts.kind) ? settleHouseNumber(query, result, neighbour) : undefined;
+  const p = settled?.p ?? result;
+  if (!postcodesAgree(query, p)) return undefined;
   const kind = p.parts.kind;
-  if (isStreetLevel(kind)) {
+  if (settled !== undefined) {
     let best: { relevance: number; street: number; town: number } | undefined;
     // Originals come before their aliases, so on equal relevance the name the query used is displayed.
     const streets = [...p.streets].sort((a, b) => Number(a.alias) - Number(b.alias));
@@ -295,7 +352,11 @@ export function matchAddress(query: QueryText, p: PreparedParts): AddressMatch |
     }
     if (!best) return undefined;
     const town = best.town >= 0 ? best.town : Math.min(best.street, p.parts.municipality.length - 1);
-    return { relevance: best.relevance, kind, address: formatAddress(p.parts, { street: best.street, municipality: town }) };
+    return {
+      relevance: round3(best.relevance * HOUSE_ANSWER_FACTOR[settled.answer]),
+      kind,
+      address: formatAddress(p.parts, { street: best.street, municipality: town }),
+    };
   }
   const m = matchArea(query, p);
   if (!m) return undefined;

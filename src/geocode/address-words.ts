@@ -44,8 +44,44 @@ export const STREET_SUFFIXES: readonly string[] = [
   'singel', 'vest', 'plaats', 'dijk', 'hof', 'helling', 'strasse', 'gasse', 'platz',
 ];
 
-/** Words that qualify an address without naming a place: box numbers ("bte 3", "bus 3"). */
-const NOISE = set('bte boite bus box');
+/** Words that introduce a box number in French, Dutch and German addresses ("bte 2", "boîte 2", "bus 2", "b 2"). */
+const BOX_WORDS = set('bte bt boite bus box briefkasten b');
+/** A box word and its number written as one word: "b2", "bte2", "bus12a". */
+const GLUED_BOX = /^(?:bte|bt|boite|bus|box|b)[0-9]+[a-z]?$/;
+/** A house number and its box written as one word: "7b2" is number 7, box 2. */
+const NUMBER_AND_BOX = /^([0-9]+)(?:bte|bt|bus|box|b)[0-9]+$/;
+/** What may follow a box word as its number: digits with a letter, or one letter ("bus A"). */
+const BOX_NUMBER = /^(?:[0-9]+[a-z]?|[a-z])$/;
+
+/**
+ * The query's words without its box numbers, each kept word with its index in `tokens`. A box is part of a house,
+ * never another place: "7 bus 2", "7B bte 2", "7 b2", "7b2" all ask for house 7 (7B), whatever else the query holds.
+ * A lone "b" is left alone (it may be a house number's letter); the other box words go even without a number; a box
+ * word after an article or a preposition is a word of a name.
+ */
+export function withoutBoxNumbers(tokens: readonly string[]): { token: string; index: number }[] {
+  const kept: { token: string; index: number }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (GLUED_BOX.test(t)) continue;
+    const glued = NUMBER_AND_BOX.exec(t);
+    if (glued !== null) {
+      kept.push({ token: glued[1], index: i });
+      continue;
+    }
+    // After an article or preposition the word is part of a name ("Rue du Bus"), not a box.
+    if (BOX_WORDS.has(t) && !(i > 0 && PARTICLES.has(tokens[i - 1]))) {
+      const next = tokens[i + 1];
+      if (next !== undefined && BOX_NUMBER.test(next)) {
+        i++;
+        continue;
+      }
+      if (t !== 'b') continue;
+    }
+    kept.push({ token: t, index: i });
+  }
+  return kept;
+}
 
 /** Country names a query may end with, by ISO 3166-1 alpha-2 code (lower case), in the languages users type. */
 export const COUNTRY_NAMES: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -74,9 +110,9 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = Object
   stwg: ['steenweg'],
 });
 
-/** True for a word that identifies nothing by itself (particles, box words); it never needs a match. */
+/** True for a word that identifies nothing by itself (articles, prepositions, "Saint"); it never needs a match. Box numbers never reach the check (`withoutBoxNumbers`). */
 export function isFiller(word: string): boolean {
-  return PARTICLES.has(word) || NOISE.has(word);
+  return PARTICLES.has(word);
 }
 
 /** True for a word that distinguishes one street from another (not a street type, particle or number). */

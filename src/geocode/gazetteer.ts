@@ -96,19 +96,22 @@ export function createGazetteer(entries: readonly GazetteerEntry[]): Gazetteer {
         ...query.tokens.flatMap((t) => areas.get(t) ?? []),
         ...found,
       ]);
-      const scored: { id: number; relevance: number; address: string }[] = [];
+      // An entry of another house number than the query's answers only as its street (address-match.ts), at its point.
+      const scored: { id: number; relevance: number; address: string; kind: ResultKind }[] = [];
       for (const id of candidates) {
         const m = matchAddress(query, prepared[id].parts);
-        if (m) scored.push({ id, relevance: m.relevance, address: m.address });
+        if (m) scored.push({ id, relevance: m.relevance, address: m.address, kind: m.kind });
       }
-      scored.sort((a, b) => b.relevance - a.relevance || COLLATOR.compare(a.address, b.address) || a.id - b.id);
+      // A street answered in place of its houses stands at its lowest-numbered house's point, whatever the entry order.
+      scored.sort((a, b) => b.relevance - a.relevance || COLLATOR.compare(a.address, b.address) ||
+        COLLATOR.compare(prepared[a.id].entry.address, prepared[b.id].entry.address) || a.id - b.id);
       const hits: GeocodeHit[] = [];
       const seen = new Set<string>();
-      for (const { id, relevance, address } of scored) {
+      for (const { id, relevance, address, kind } of scored) {
         if (seen.has(address)) continue;
         seen.add(address);
         const { lat, lon } = prepared[id].entry;
-        hits.push({ address, lat, lon, relevance, kind: prepared[id].parts.parts.kind });
+        hits.push({ address, lat, lon, relevance, kind });
         if (hits.length === n) break;
       }
       return hits;

@@ -7,11 +7,12 @@
  *    address was not recognised (422 `outside_coverage`). The geocoder has already dropped every result that
  *    contradicts the address (address-match.ts).
  * 2. A result outside every covered area is outside coverage, as for coordinates.
- * 3. An area-level result (a municipality centre, standing for an address whose street the geocoder does not hold,
- *    or for a bare municipality name) is used only where the nationwide dataset answers: there one cell spans
- *    kilometres and the municipality centre stands for the municipality. Where a street-level dataset would answer,
- *    the statistics of the street at the municipality centre would be presented for a street the address did not
- *    name, so the address was not recognised (422 `outside_coverage`).
+ * 3. A result that is not a house (a street, standing for a house number the geocoder does not hold or for an
+ *    address without one; a municipality centre, standing for a street it does not hold or for a bare municipality
+ *    name) is used only where the nationwide dataset answers: there one cell spans kilometres and the street's or
+ *    the municipality's point stands for it. Where a street-level dataset would answer, the statistics of another
+ *    point would be presented for a house the address named (or did not name), so the address was not found at
+ *    house level (422 `outside_coverage`).
  */
 import type { CityConfig, Coverage } from '../cities/city-types.js';
 import { NATIONWIDE } from '../cities/catalog.js';
@@ -56,11 +57,11 @@ export function checkLocationParams(params: LocationParams): void {
 }
 
 /**
- * True where an area-level geocoding result may stand for an address: where the nationwide dataset answers (rule 3
- * above). The rule is on the answering dataset, not on cities: a city answered from the nationwide dataset accepts
- * it, a street-level zone does not.
+ * True where a street- or area-level geocoding result may stand for an address: where the nationwide dataset answers
+ * (rule 3 above). The rule is on the answering dataset, not on cities: a city answered from the nationwide dataset
+ * accepts it, a street-level zone does not.
  */
-export function acceptsAreaResults(coverage: Exclude<Coverage, { kind: 'outside' }>): boolean {
+export function acceptsStreetOrAreaResults(coverage: Exclude<Coverage, { kind: 'outside' }>): boolean {
   return coverage.dataset === NATIONWIDE.dataset;
 }
 
@@ -101,10 +102,14 @@ export async function locate(params: LocationParams, geocoder: Geocoder): Promis
         : `The location ${lat}, ${lon} is outside every covered area (Belgium).`,
     );
   }
-  if (point && !isStreetLevel(point.kind) && !acceptsAreaResults(coverage)) {
+  if (point && point.kind !== 'address' && !acceptsStreetOrAreaResults(coverage)) {
     throw new OutsideCoverageError(
-      `The address ${quoteInput(address!)} was not recognised at street level: only the area ${quoteInput(point.address)} ` +
-        `was found, and where street-level data answer an address must name a street the geocoder knows.`,
+      isStreetLevel(point.kind)
+        ? `The address ${quoteInput(address!)} was not found at house level: only the street ${quoteInput(point.address)} ` +
+            `was found (the house number is not registered, nor one within 25 m of its place, or none was given), and ` +
+            `where street-level data answer an address must name a house the geocoder knows.`
+        : `The address ${quoteInput(address!)} was not recognised at street level: only the area ${quoteInput(point.address)} ` +
+            `was found, and where street-level data answer an address must name a house the geocoder knows.`,
     );
   }
   return { address: point ? point.address : null, lat, lon, coverage };

@@ -13,7 +13,8 @@ import { GAZETTEER } from '../../src/geocode/gazetteer-data.js';
 import { createGazetteer } from '../../src/geocode/gazetteer.js';
 import { nearDistanceM } from '../../src/addresses/house-numbers.js';
 import { tempDir } from '../store/helpers.js';
-import { HERBES_10, LOI_16, writeTestRegister } from './support/register-files.js';
+import { EPERONNIERS_7, HERBES_10, LOI_16, writeTestRegister } from './support/register-files.js';
+import { HOUSE_ANSWER_FACTOR } from '../../src/geocode/address-match.js';
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let register: AddressRegister;
@@ -77,6 +78,53 @@ describe('forward search', () => {
     expect(gap).toMatchObject({ kind: 'street', address: 'Rue Haute, 1000 Bruxelles' });
     // A retired address is not an address: 17 is not registered, and no odd neighbour brackets it.
     expect(await top('Rue de la Loi 17, 1000 Bruxelles')).toMatchObject({ kind: 'street', address: 'Rue de la Loi, 1000 Bruxelles' });
+  });
+
+  it('answers a number the register lacks at street level, below the exact answer, whatever its neighbours', async () => {
+    const exact = (await top('Rue des Éperonniers 5, 1000 Bruxelles'))!;
+    expect(exact).toMatchObject({ kind: 'address', address: 'Rue des Éperonniers 5, 1000 Bruxelles', relevance: 1 });
+    // Beyond the last registered number (1 to 7), on a street of one registered number, in a long gap, retired (9)
+    // and proposed (11) numbers: the street, at relevance HOUSE_ANSWER_FACTOR.street, never another house.
+    for (const [q, street] of [
+      ['Rue des Éperonniers 40, 1000 Bruxelles', 'Rue des Éperonniers'], ['Spoormakersstraat 40 Brussel', 'Spoormakersstraat'],
+      ['Rue de la Violette 40, 1000 Bruxelles', 'Rue de la Violette'], ['Rue de la Violette 21, 1000 Bruxelles', 'Rue de la Violette'],
+      ['Rue du Lombard 40, 1000 Bruxelles', 'Rue du Lombard'], ['Rue des Éperonniers 9, 1000 Bruxelles', 'Rue des Éperonniers'],
+      ['Rue des Éperonniers 11, 1000 Bruxelles', 'Rue des Éperonniers'],
+    ] as const) {
+      const hits = await search(q);
+      expect(hits[0], q).toMatchObject({ kind: 'street', address: `${street}, 1000 ${street.startsWith('Rue') ? 'Bruxelles' : 'Brussel'}` });
+      expect(hits[0]!.relevance, q).toBeLessThanOrEqual(HOUSE_ANSWER_FACTOR.street);
+      expect(hits[0]!.relevance, q).toBeLessThan(exact.relevance);
+      expect(hits.filter((h) => h.kind === 'address'), q).toEqual([]);
+    }
+    // Within a run of registered numbers, a neighbour within 25 m answers under its own number, below the exact one.
+    const near = (await top('Rue du Lombard 10A, 1000 Bruxelles'))!;
+    expect(near).toMatchObject({ kind: 'address', address: 'Rue du Lombard 10, 1000 Bruxelles' });
+    expect(near.relevance).toBeLessThanOrEqual(HOUSE_ANSWER_FACTOR.neighbour);
+  });
+
+  it('reads box numbers in Dutch, French and German, with or without a postcode, never as another house', async () => {
+    for (const q of ['Spoormakersstraat 7 bus 2 Brussel', 'Spoormakersstraat 7 bus 2, 1000 Brussel', 'Rue des Éperonniers 7 bte 2 Bruxelles',
+      'Rue des Éperonniers 7 boîte 2', 'Rue des Éperonniers 7 b 2', 'Rue des Éperonniers 7 b2', 'Rue des Éperonniers 7b2',
+      'Spoormakersstraat 7 Briefkasten 2', 'Spoormakersstraat 7 box 2 Brussel']) {
+      expect(await top(q), q).toMatchObject({ kind: 'address', lat: EPERONNIERS_7.lat, lon: EPERONNIERS_7.lon });
+    }
+    // Every box word scores alike: the box is not part of the comparison.
+    const bus = (await top('Spoormakersstraat 7 bus 2 Brussel'))!.relevance;
+    expect((await top('Spoormakersstraat 7 bte 2 Brussel'))!.relevance).toBe(bus);
+    expect((await top('Spoormakersstraat 7 Brussel'))!.relevance).toBe(bus);
+    // A lettered number with a box, in any order, is that lettered number: 7B is not registered, so the street.
+    for (const q of ['Rue des Éperonniers 7B bus 2', 'Rue des Éperonniers bus 2 7B', 'Rue des Éperonniers 7 B2 bus 3']) {
+      const hits = await search(q);
+      expect(hits.filter((h) => h.kind === 'address' && !/ 7, /.test(h.address)), q).toEqual([]);
+    }
+    expect(await top('Rue des Éperonniers 7B bus 2')).toMatchObject({ kind: 'street' });
+    // A street whose name is a number: the name's number is no house number.
+    expect(await top('Rue du 11 Novembre 40, 1050 Ixelles')).toMatchObject({ kind: 'street', address: 'Rue du 11 Novembre, 1050 Ixelles' });
+    expect(await top('Rue du 11 Novembre 5 bus 2, 1050 Ixelles')).toMatchObject({ kind: 'address', address: 'Rue du 11 Novembre 5, 1050 Ixelles' });
+    // A box without a house number asks for the street.
+    expect(await top('Rue du 11 Novembre bte 2, 1050 Ixelles')).toMatchObject({ kind: 'street', address: 'Rue du 11 Novembre, 1050 Ixelles' });
+    expect(await top('Rue des Éperonniers bus 2, 1000 Bruxelles')).toMatchObject({ kind: 'street', address: 'Rue des Éperonniers, 1000 Bruxelles' });
   });
 
   it('tells a number in a street name from the house number, and finds four-digit house numbers', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCoverage } from '../../src/cities/coverage.js';
-import { acceptsAreaResults } from '../../src/services/locate.js';
+import { acceptsStreetOrAreaResults } from '../../src/services/locate.js';
 import { deferred } from '../services/support/fake-compute.js';
 import { harness, type Harness } from './support/harness.js';
 import { expectProblem } from './support/problem.js';
@@ -93,6 +93,13 @@ describe('GET /v1/historical/stats by address: the right place, or nothing', () 
     expect(body.meta.dataset).toBe('belgium_lowres');
   });
 
+  it.each(['Grote Markt Brussel', 'Grand-Place 3, 1000 Bruxelles', 'Rue Haute 100, 1000 Bruxelles'])('answers %s with 422: only the street was found, no house', async (address) => {
+    const before = h.compute.calls.length;
+    const body = expectProblem(await byAddress(address), 'outside_coverage');
+    expect(body.detail).toContain('was not found at house level: only the street');
+    expect(h.compute.calls.length).toBe(before);
+  });
+
   it.each(['Rue Neuve 1, 1000 Bruxelles', 'xyzzy', 'Bruxelles'])('answers %s with 422: the address was not recognised', async (address) => {
     const before = h.compute.calls.length;
     const body = expectProblem(await byAddress(address), 'outside_coverage');
@@ -104,7 +111,7 @@ describe('GET /v1/historical/stats by address: the right place, or nothing', () 
   it('answers Kerkstraat 1, 9000 Gent from the nationwide dataset where it answers in Ghent, else 422', async () => {
     const res = await byAddress('Kerkstraat 1, 9000 Gent');
     const coverage = resolveCoverage(51.0538, 3.725);
-    if (coverage.kind !== 'outside' && acceptsAreaResults(coverage)) {
+    if (coverage.kind !== 'outside' && acceptsStreetOrAreaResults(coverage)) {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ location: { address: '9000 Gent' }, meta: { dataset: 'belgium_lowres' } });
     } else {
@@ -113,7 +120,7 @@ describe('GET /v1/historical/stats by address: the right place, or nothing', () 
   });
 
   it('still answers the addresses it holds, in any language and misspelt', async () => {
-    for (const address of ['Grand-Place 1, 1000 Bruxelles', 'Grote Markt Brussel', 'Marche aux herbes', 'Grasmarkt 10 Brussel']) {
+    for (const address of ['Grand-Place 1, 1000 Bruxelles', 'Grote Markt 1 Brussel', 'Marche aux herbes 10', 'Grasmarkt 10 Brussel', 'Grand-Place 1 bus 3 Brussel']) {
       const res = await byAddress(address);
       expect(res.statusCode, address).toBe(200);
       expect(res.json().meta.dataset).toBe('brussels_extended');

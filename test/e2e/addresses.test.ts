@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRegister } from '../../src/addresses/register-import.js';
 import { presetPlans } from '../../src/model/presets.js';
-import { HERBES_10, LOI_16, writeTestRegister } from '../addresses/support/register-files.js';
+import { EPERONNIERS_7, HERBES_10, LOI_16, writeTestRegister } from '../addresses/support/register-files.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { startE2eServer, type E2eServer } from './support/e2e-server.js';
 
@@ -53,6 +53,39 @@ describe('the address register over HTTP', () => {
     const live = await e2e.get(`/v1/realtime?address=${q('rue du marche aux herbes 10 bruxelles')}`, key);
     expect(live.status, live.text).toBe(200);
     expect(live.json.location.address).toBe('Rue du Marché aux Herbes 10, 1000 Bruxelles');
+  });
+
+  it('refuses, inside the street-level zone, a house the register lacks: street level is no answer there', async () => {
+    // The register holds 1 to 7 of Rue des Éperonniers, 20 of Rue de la Violette, and 2-20 and 60-70 of Rue du Lombard.
+    for (const address of ['Rue des Éperonniers 40, 1000 Bruxelles', 'Rue de la Violette 40, 1000 Bruxelles', 'Rue du Lombard 40',
+      'Rue des Éperonniers 9, 1000 Bruxelles', 'Rue des Éperonniers 11', 'Rue des Éperonniers 7B bus 2', 'Rue des Éperonniers bus 2, 1000 Bruxelles',
+      'Rue des Éperonniers, 1000 Bruxelles']) {
+      const geo = await e2e.get(`/v1/geocode?q=${q(address)}`, key);
+      expect(geo.json.results[0]?.address ?? '', address).not.toMatch(/ [0-9]+[A-Z]?, /);
+      for (const path of ['/v1/historical/stats', '/v1/realtime', '/v1/forecast']) {
+        const res = await e2e.get(`${path}?address=${q(address)}`, key);
+        expect(res.status, `${path} ${address}: ${res.text}`).toBe(422);
+        expect(res.json).toMatchObject({ code: 'outside_coverage' });
+        expect(res.json.detail).toMatch(/not found at house level: only the street '(Rue des Éperonniers|Rue de la Violette|Rue du Lombard), 1000 Bruxelles'/);
+      }
+      const report = await e2e.post('/v1/reports', { address }, key);
+      expect(report.status, `report ${address}: ${report.text}`).toBe(422);
+      expect(report.json.code).toBe('outside_coverage');
+    }
+    // The street answer ranks below the exact answer's relevance.
+    const street = (await e2e.get(`/v1/geocode?q=${q('Rue des Éperonniers 40, 1000 Bruxelles')}`, key)).json.results[0];
+    expect(street).toMatchObject({ address: 'Rue des Éperonniers, 1000 Bruxelles', relevance: 0.75 });
+  });
+
+  it('answers a house with its box, in Dutch, French or German, with or without a postcode', async () => {
+    for (const address of ['Spoormakersstraat 7 bus 2 Brussel', 'Spoormakersstraat 7 bus 2, 1000 Brussel', 'Rue des Éperonniers 7 bte 2, Bruxelles',
+      'Rue des Éperonniers 7 boîte 2', 'Rue des Éperonniers 7 b2', 'Rue des Éperonniers 7b2 Bruxelles', 'Spoormakersstraat 7 Briefkasten 2']) {
+      const res = await e2e.get(`/v1/historical/stats?address=${q(address)}`, key);
+      expect(res.status, `${address}: ${res.text}`).toBe(200);
+      expect(res.json.location).toMatchObject({ lat: EPERONNIERS_7.lat, lon: EPERONNIERS_7.lon });
+      expect(res.json.meta.dataset).toBe('brussels_extended');
+      expect(res.json.location.address).toMatch(/^(Spoormakersstraat|Rue des Éperonniers) 7, 1000 (Brussel|Bruxelles)$/);
+    }
   });
 
   it('labels a report made from coordinates with the registered address there', async () => {

@@ -75,11 +75,13 @@ describe('GET /v1/historical/stats in Brussels', () => {
     expectBlocks(windOnly.json, ['wind', 'thermal']);
   });
 
-  it('answers an address with the geocoded address', async () => {
-    const res = await stats('address=grand%20place');
+  it('answers an address with the geocoded address, and a street without a house number with 422 on street-level data', async () => {
+    const res = await stats('address=grand%20place%201');
     expect(res.status, res.text).toBe(200);
     expect(res.json.location).toEqual({ address: 'Grand-Place 1, 1000 Bruxelles', lat: 50.84658, lon: 4.35194 });
     expect(res.json.city.id).toBe('brussels');
+    const street = await stats('address=grand%20place');
+    expect(expectProblem(street, 422, 'outside_coverage').detail).toContain("only the street 'Grand-Place, 1000 Bruxelles'");
   });
 
   it('refuses an address with coordinates (400) and a metric the key does not hold (403)', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_RELEVANCE, matchAddress, prepareParts, prepareQuery } from '../../src/geocode/address-match.js';
+import { FALLBACK_RELEVANCE, HOUSE_ANSWER_FACTOR, matchAddress, prepareParts, prepareQuery } from '../../src/geocode/address-match.js';
 import { formatAddress, parseDisplayAddress, type AddressParts } from '../../src/geocode/address-parts.js';
 import { ALIAS_GROUPS } from '../../src/geocode/aliases.js';
 import { GAZETTEER } from '../../src/geocode/gazetteer-data.js';
@@ -36,13 +36,17 @@ describe('what the gazetteer found before and still finds', () => {
   it.each([
     ['Grand-Place 1, 1000 Bruxelles', 'Grand-Place 1, 1000 Bruxelles', 1],
     ['Grand-Place 1, Bruxelles', 'Grand-Place 1, 1000 Bruxelles', 0.988],
-    ['Grote Markt Brussel', 'Grand-Place 1, 1000 Bruxelles', 0.95],
-    ['Marche aux herbes', 'Rue du Marché aux Herbes 10, 1000 Bruxelles', 0.886],
+    // A street named without a number is answered as the street, never as one of its houses.
+    ['Grote Markt Brussel', 'Grand-Place, 1000 Bruxelles', 0.971],
+    ['Marche aux herbes', 'Rue du Marché aux Herbes, 1000 Bruxelles', 0.892],
     ['Grasmarkt 10 Brussel', 'Rue du Marché aux Herbes 10, 1000 Bruxelles', 0.983],
-    ['Korenmarkt, Gent', 'Korenmarkt 1, 9000 Gent', 0.933],
+    ['Korenmarkt, Gent', 'Korenmarkt, 9000 Gent', 0.96],
     ['Veltstraat 20, Gent', 'Veldstraat 20, 9000 Gent', 0.817],
     ['Bd Anspach 30', 'Boulevard Anspach 30, 1000 Bruxelles', 0.893],
-    ['Place St-Jean', 'Place Saint-Jean 1, 1000 Bruxelles', 0.889],
+    ['Place St-Jean', 'Place Saint-Jean, 1000 Bruxelles', 0.902],
+    // A number the gazetteer does not hold: the street, below the exact answer's relevance, never another house.
+    ['Grand-Place 3, 1000 Bruxelles', 'Grand-Place, 1000 Bruxelles', 0.75],
+    ['Rue Haute 100, 1000 Bruxelles', 'Rue Haute, 1000 Bruxelles', 0.75],
     ['Grand-Place 1, 1000 Bruxelles, Belgique', 'Grand-Place 1, 1000 Bruxelles', 1],
     ['liege', '4000 Liège', 0.933],
     ['Paris, France', 'Paris, France', 1],
@@ -82,9 +86,34 @@ describe('matchAddress rules', () => {
   });
 
   it('accepts fillers, box numbers and country names, but not unexplained words', () => {
-    expect(judge('Rue Neuve 1 bte 3, 1000 Bruxelles, Belgium', rueNeuve)?.relevance).toBe(0.8);
+    // Box numbers are left out of the query, in any language and form, with or without a postcode.
+    for (const box of ['bte 3', 'bus 3', 'boîte 3', 'b 3', 'b3', 'bte3', 'Bus A']) {
+      expect(judge(`Rue Neuve 1 ${box}, 1000 Bruxelles, Belgium`, rueNeuve)?.relevance, box).toBe(1);
+      expect(judge(`Rue Neuve 1 ${box} Bruxelles`, rueNeuve)?.relevance, box).toBe(judge('Rue Neuve 1 Bruxelles', rueNeuve)?.relevance);
+    }
+    expect(judge('Rue Neuve 1b3, 1000 Bruxelles', rueNeuve)?.relevance).toBe(1);
+    // A box without a house number asks for the street; after an article "bus" is a word of a name.
+    expect(judge('Rue Neuve bus 3, 1000 Bruxelles', rueNeuve)).toMatchObject({ kind: 'street', address: 'Rue Neuve, 1000 Bruxelles' });
+    expect(judge('Rue du Bus 3, 1000 Bruxelles', parts('Rue du Bus 3, 1000 Bruxelles'))).toMatchObject({ kind: 'address', relevance: 1 });
     expect(judge('Rue Neuve 1, 1000 Bruxelles, Atlantis', rueNeuve)).toBeUndefined();
     expect(judge('de la', rueNeuve)).toBeUndefined();
+  });
+
+  it('answers another house number only as the street, below the exact answer', () => {
+    const exact = judge('Rue Neuve 1, 1000 Bruxelles', rueNeuve)!;
+    const other = judge('Rue Neuve 40, 1000 Bruxelles', rueNeuve)!;
+    expect(exact).toMatchObject({ kind: 'address', address: 'Rue Neuve 1, 1000 Bruxelles', relevance: 1 });
+    expect(other).toMatchObject({ kind: 'street', address: 'Rue Neuve, 1000 Bruxelles', relevance: HOUSE_ANSWER_FACTOR.street });
+    // Letters and boxes in any order: 1B is not 1.
+    expect(judge('Rue Neuve 1B bus 2, 1000 Bruxelles', rueNeuve)).toMatchObject({ kind: 'street', relevance: HOUSE_ANSWER_FACTOR.street });
+    // A registered neighbour (the address register's answer for a number it lacks) keeps its own number.
+    const neighbour = matchAddress(prepareQuery('Rue Neuve 3, 1000 Bruxelles'), prepareParts(rueNeuve), true)!;
+    expect(neighbour).toMatchObject({ kind: 'address', address: 'Rue Neuve 1, 1000 Bruxelles', relevance: HOUSE_ANSWER_FACTOR.neighbour });
+    // A street-level result answering a numbered query gets the street factor too.
+    expect(judge('Rue Neuve 40, 1000 Bruxelles', parts('Rue Neuve, 1000 Bruxelles'))?.relevance).toBe(HOUSE_ANSWER_FACTOR.street);
+    expect(judge('Rue Neuve, 1000 Bruxelles', parts('Rue Neuve, 1000 Bruxelles'))?.relevance).toBe(1);
+    // A number in the street's name is not a house number.
+    expect(judge('Rue du 11 Novembre, 1050 Ixelles', parts('Rue du 11 Novembre 5, 1050 Ixelles'))).toMatchObject({ kind: 'street', relevance: 1 });
   });
 
   it('falls back to a municipality named by the last words, after the unknown street', () => {
@@ -161,6 +190,8 @@ describe('no result contradicts the postcode or municipality of the query (prope
       fc.property(query, (q) => {
         for (const hit of g.search(text(q), 5)) {
           const area = areaOf(hit.address);
+          // Never another house: a house-level hit carries the asked number, and only a numbered query gets one.
+          if (hit.kind === 'address') expect(hit.address, `${text(q)} → ${hit.address}`).toMatch(new RegExp(` ${q.number ?? 'none'}, `));
           if (q.postcode !== undefined) expect(area.postcode).toBe(q.postcode);
           if (q.town !== undefined) expect(sameTown(area.town, q.town), `${text(q)} → ${hit.address}`).toBe(true);
         }

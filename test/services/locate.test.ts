@@ -4,7 +4,7 @@ import { resolveCoverage } from '../../src/cities/coverage.js';
 import { OutsideCoverageError, ServiceError } from '../../src/errors.js';
 import type { ResultKind } from '../../src/geocode/address-parts.js';
 import type { GeocodeHit, Geocoder } from '../../src/geocode/geocoder.js';
-import { acceptsAreaResults, locate, RELEVANCE_FLOOR, type Located } from '../../src/services/locate.js';
+import { acceptsStreetOrAreaResults, locate, RELEVANCE_FLOOR, type Located } from '../../src/services/locate.js';
 import { embeddedGeocoder } from '../api/support/harness.js';
 
 /** A geocoder that answers every search with `hits`. */
@@ -36,8 +36,23 @@ describe('locate: the addresses that used to answer for the wrong street', () =>
     const detail = await outcome('Rue Neuve 1, 1000 Bruxelles');
     expect(detail).toBe(
       "The address 'Rue Neuve 1, 1000 Bruxelles' was not recognised at street level: only the area '1000 Bruxelles' " +
-        'was found, and where street-level data answer an address must name a street the geocoder knows.',
+        'was found, and where street-level data answer an address must name a house the geocoder knows.',
     );
+  });
+
+  it('Rue Haute 100 and Rue des Éperonniers 5: the street the gazetteer knows by another house, refused at street level', async () => {
+    expect(await outcome('Rue Haute 100, 1000 Bruxelles')).toBe(
+      "The address 'Rue Haute 100, 1000 Bruxelles' was not found at house level: only the street 'Rue Haute, 1000 Bruxelles' " +
+        'was found (the house number is not registered, nor one within 25 m of its place, or none was given), and where ' +
+        'street-level data answer an address must name a house the geocoder knows.',
+    );
+    expect(await outcome('Rue des Éperonniers 5, 1000 Bruxelles')).toMatch(/not found at house level: only the street 'Rue des Éperonniers, 1000 Bruxelles'/);
+    // A street named without a number is no house either.
+    expect(await outcome('Grote Markt Brussel')).toMatch(/not found at house level: only the street 'Grand-Place, 1000 Bruxelles'/);
+    // Box numbers are part of the house, with or without a postcode.
+    for (const q of ['Grand-Place 1 bus 2 Brussel', 'Grand-Place 1 bte 2, 1000 Bruxelles', 'Grand-Place 1 b2 Bruxelles', 'Grand-Place 1 boîte 2']) {
+      expect(await outcome(q), q).toMatchObject({ address: 'Grand-Place 1, 1000 Bruxelles', coverage: { kind: 'city' } });
+    }
   });
 
   it('Kerkstraat 1, 9000 Gent: the Ghent municipality only where the nationwide dataset answers there', async () => {
@@ -45,7 +60,7 @@ describe('locate: the addresses that used to answer for the wrong street', () =>
     const coverage = resolveCoverage(51.0538, 3.725);
     expect(coverage).toMatchObject({ kind: 'city', city: getCity('ghent') });
     if (coverage.kind === 'outside') throw new Error('the Ghent centre is covered');
-    if (acceptsAreaResults(coverage)) {
+    if (acceptsStreetOrAreaResults(coverage)) {
       expect(result).toEqual({ address: '9000 Gent', lat: 51.0538, lon: 3.725, coverage });
     } else {
       expect(result).toMatch(/^The address 'Kerkstraat 1, 9000 Gent' was not recognised at street level: only the area '9000 Gent'/);
@@ -58,8 +73,8 @@ describe('locate: the addresses that used to answer for the wrong street', () =>
 
   it('still resolves the addresses it knows', async () => {
     expect(await outcome('Grand-Place 1, 1000 Bruxelles')).toMatchObject({ address: 'Grand-Place 1, 1000 Bruxelles', coverage: { kind: 'city' } });
-    expect(await outcome('Grote Markt Brussel')).toMatchObject({ address: 'Grand-Place 1, 1000 Bruxelles' });
-    expect(await outcome('Marche aux herbes')).toMatchObject({ address: 'Rue du Marché aux Herbes 10, 1000 Bruxelles' });
+    expect(await outcome('Grote Markt 1 Brussel')).toMatchObject({ address: 'Grand-Place 1, 1000 Bruxelles' });
+    expect(await outcome('Marche aux herbes 10')).toMatchObject({ address: 'Rue du Marché aux Herbes 10, 1000 Bruxelles' });
     expect(await outcome('liege')).toMatchObject({ address: '4000 Liège', coverage: { kind: 'nationwide' } });
   });
 
@@ -83,10 +98,10 @@ describe('locate: the relevance floor and the area rule, whatever the geocoder',
     );
   });
 
-  it('takes a street-level result anywhere, an area-level one only where the nationwide dataset answers', async () => {
-    for (const kind of ['address', 'street'] as const) {
-      expect(await outcome('x', answering(hit(kind, 0.9, IN_BRUSSELS_ZONE.lat, IN_BRUSSELS_ZONE.lon)))).toMatchObject({ coverage: { kind: 'city' } });
-    }
+  it('takes a house anywhere, a street- or area-level result only where the nationwide dataset answers', async () => {
+    expect(await outcome('x', answering(hit('address', 0.9, IN_BRUSSELS_ZONE.lat, IN_BRUSSELS_ZONE.lon)))).toMatchObject({ coverage: { kind: 'city' } });
+    expect(await outcome('x', answering(hit('street', 0.9, IN_BRUSSELS_ZONE.lat, IN_BRUSSELS_ZONE.lon)))).toMatch(/not found at house level/);
+    expect(await outcome('x', answering(hit('street', 0.9, IN_NAMUR.lat, IN_NAMUR.lon)))).toMatchObject({ coverage: { kind: 'nationwide' } });
     for (const kind of ['municipality', 'place'] as const) {
       expect(await outcome('x', answering(hit(kind, 0.9, IN_BRUSSELS_ZONE.lat, IN_BRUSSELS_ZONE.lon)))).toMatch(/not recognised at street level/);
       expect(await outcome('x', answering(hit(kind, 0.9, IN_NAMUR.lat, IN_NAMUR.lon)))).toMatchObject({ coverage: { kind: 'nationwide' } });
@@ -95,11 +110,11 @@ describe('locate: the relevance floor and the area rule, whatever the geocoder',
 
   it('decides by the answering dataset, not by the city', () => {
     const ghent = getCity('ghent')!;
-    expect(acceptsAreaResults({ kind: 'nationwide', dataset: 'belgium_lowres' })).toBe(true);
-    expect(acceptsAreaResults({ kind: 'city', city: ghent, dataset: 'belgium_lowres' })).toBe(true);
+    expect(acceptsStreetOrAreaResults({ kind: 'nationwide', dataset: 'belgium_lowres' })).toBe(true);
+    expect(acceptsStreetOrAreaResults({ kind: 'city', city: ghent, dataset: 'belgium_lowres' })).toBe(true);
     // Were Ghent ever answered by a street-level dataset of its own, its zone would refuse area results like Brussels'.
-    expect(acceptsAreaResults({ kind: 'city', city: ghent, dataset: 'brussels_extended' })).toBe(false);
-    expect(acceptsAreaResults({ kind: 'city', city: getCity('brussels')!, dataset: 'brussels_extended' })).toBe(false);
+    expect(acceptsStreetOrAreaResults({ kind: 'city', city: ghent, dataset: 'brussels_extended' })).toBe(false);
+    expect(acceptsStreetOrAreaResults({ kind: 'city', city: getCity('brussels')!, dataset: 'brussels_extended' })).toBe(false);
   });
 
   it('quotes the address and the result in details', async () => {

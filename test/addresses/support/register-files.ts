@@ -62,6 +62,11 @@ export const LOI_16 = { lat: 50.84616, lon: 4.36653 };
 /** Rue du Marché aux Herbes / Grasmarkt 10: inside the fixture's street-level grid. */
 export const HERBES_10 = { lat: 50.8479, lon: 4.354 };
 
+/** Rue des Éperonniers / Spoormakersstraat, inside the fixture's street-level grid: its number 1, and 7 (with boxes). */
+export const EPERONNIERS = { fr: 'Rue des Éperonniers', nl: 'Spoormakersstraat' };
+export const EPERONNIERS_1 = { lat: 50.8461, lon: 4.3531 };
+export const EPERONNIERS_7 = { lat: 50.84625, lon: 4.35333 };
+
 /** Records of the Brussels file. */
 function brussels(): Row[] {
   const loi = { fr: 'Rue de la Loi', nl: 'Wetstraat' };
@@ -83,6 +88,15 @@ function brussels(): Row[] {
     ...along(IXELLES, '1006', { fr: 'Rue du 11 Novembre', nl: '11 Novemberstraat' }, [1, 3, 5, 7, 9, 11], 50.8260, 4.3750),
     ...along(IXELLES, '1007', { fr: 'Rue du 1er Mai', nl: '1 Meistraat' }, [1, 3, 5, 7], 50.8240, 4.3780),
     ...along(UCCLE, '1008', { fr: 'Chaussée d\'Alsemberg', nl: 'Alsembergsesteenweg' }, evens(1196, 1204), 50.7900, 4.3400),
+    // Inside the street-level zone. Rue des Éperonniers holds 1 to 7 (7 with two boxes); 9 is retired, 11 proposed.
+    ...along(BRUSSELS, '1010', EPERONNIERS, [1, 3, 5], EPERONNIERS_1.lat, EPERONNIERS_1.lon),
+    ...['1', '2'].map((b) => record(BRUSSELS, '1010', EPERONNIERS, '7', EPERONNIERS_7.lat, EPERONNIERS_7.lon, { box_number: b })),
+    ...along(BRUSSELS, '1010', EPERONNIERS, [9], EPERONNIERS_1.lat, EPERONNIERS_1.lon).map((r) => ({ ...r, status: 'retired' })),
+    ...along(BRUSSELS, '1010', EPERONNIERS, [11], EPERONNIERS_1.lat, EPERONNIERS_1.lon).map((r) => ({ ...r, status: 'proposed' })),
+    // One registered number.
+    record(BRUSSELS, '1011', { fr: 'Rue de la Violette', nl: 'Violetstraat' }, '20', 50.8459, 4.3522),
+    // 2 to 20, then a gap of some 150 m to 60 to 70.
+    ...along(BRUSSELS, '1012', { fr: 'Rue du Lombard', nl: 'Lombardstraat' }, [...evens(2, 20), ...evens(60, 70)], 50.8448, 4.3480),
   ];
 }
 
