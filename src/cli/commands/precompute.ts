@@ -9,6 +9,7 @@ import { checkPrecomputable, precomputeCity } from '../../services/precompute.js
 import { precomputeBar } from '../precompute-bar.js';
 import type { Command } from '../command.js';
 import { parseCount, processConfig } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats URL]
 
@@ -35,10 +36,10 @@ export const precomputeCommand: Command = {
       options: { data: { type: 'string' }, city: { type: 'string' }, threads: { type: 'string' }, nats: { type: 'string' } },
     });
     if (values.nats !== undefined && values.threads !== undefined) {
-      throw new ValidationError('--threads is for a local run; with --nats the workers have their own threads.');
+      throw new UsageError('--threads is for a local run; with --nats the workers have their own threads.');
     }
-    if (!values.data) throw new ValidationError('--data DIR is required.');
-    if (!values.city) throw new ValidationError('--city ID is required.');
+    if (!values.data) throw new UsageError('--data DIR is required.');
+    if (!values.city) throw new UsageError('--city ID is required.');
     const city = getCity(values.city);
     if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
     checkPrecomputable(city);
