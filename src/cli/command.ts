@@ -4,7 +4,7 @@ export interface Command {
   readonly path: readonly string[];
   /** One line shown in `svc help`. */
   readonly summary: string;
-  /** Usage text shown on `--help` and after a usage error. */
+  /** Usage text shown on `--help`; after a usage error its first paragraph, the synopsis (src/cli/main.ts). */
   readonly usage: string;
   run(args: string[]): Promise<number>;
 }

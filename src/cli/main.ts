@@ -1,6 +1,7 @@
 import { ServiceError } from '../errors.js';
 import type { Command } from './command.js';
 import { COMMAND_INDEX, type CommandEntry } from './command-index.js';
+import { UsageError } from './usage-error.js';
 
 /** Finds the command whose path is the longest prefix of argv, and loads it. */
 async function findCommand(argv: string[]): Promise<{ command: Command; rest: string[] } | undefined> {
@@ -22,7 +23,24 @@ async function helpText(): Promise<string> {
   return ['Usage: svc <command> [options]', '', 'Commands:', ...lines, '', 'Run `svc <command> --help` for options.'].join('\n');
 }
 
-/** CLI entry: dispatches to a command and turns errors into a message and a non-zero exit code. */
+/** The synopsis of a command: the first paragraph of its usage text (the `Usage: svc …` lines). */
+export function synopsis(usage: string): string {
+  return usage.split(/\n[ \t]*\n/)[0];
+}
+
+/** Whether `err` is `parseArgs` refusing the command line (an unknown option, an option without its value, …). */
+function isParseArgsError(err: unknown): err is TypeError {
+  return err instanceof TypeError && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_');
+}
+
+/**
+ * CLI entry: dispatches to a command and turns errors into a message and an exit code. Exit codes: 0 done; 2 a
+ * usage error or input the command refuses (a `validation_error`: a bad option value, a malformed input file, a city
+ * without the data asked for); 1 any other failure (missing or damaged data, outside coverage, an unreachable
+ * service). A usage error (`UsageError`, or `parseArgs` refusing an option) prints the message, the command's
+ * synopsis and a pointer to its `--help`; every other error prints the message and the pointer only, never the
+ * whole usage text (README.md, Command line).
+ */
 export async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     console.log(await helpText());
@@ -30,24 +48,26 @@ export async function main(argv: string[]): Promise<number> {
   }
   const found = await findCommand(argv);
   if (!found) {
-    console.error(`svc: unknown command '${argv.join(' ')}'\n\n${await helpText()}`);
+    console.error(`svc: unknown command '${argv.join(' ')}'.\nRun 'svc help' for the list of commands.`);
     return 2;
   }
+  const { command } = found;
   if (found.rest.includes('--help') || found.rest.includes('-h')) {
-    console.log(found.command.usage);
+    console.log(command.usage);
     return 0;
   }
+  const name = `svc ${command.path.join(' ')}`;
+  const pointer = `Run '${name} --help' for usage.`;
   try {
-    return await found.command.run(found.rest);
+    return await command.run(found.rest);
   } catch (err) {
-    if (err instanceof ServiceError) {
-      console.error(`svc ${found.command.path.join(' ')}: ${err.message}`);
-      if (err.code === 'validation_error') console.error(`\n${found.command.usage}`);
-      return err.code === 'validation_error' ? 2 : 1;
-    }
-    if (err instanceof TypeError && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_')) {
-      console.error(`svc ${found.command.path.join(' ')}: ${err.message}\n\n${found.command.usage}`);
+    if (err instanceof UsageError || isParseArgsError(err)) {
+      console.error(`${name}: ${err.message}\n\n${synopsis(command.usage)}\n\n${pointer}`);
       return 2;
+    }
+    if (err instanceof ServiceError) {
+      console.error(`${name}: ${err.message}\n${pointer}`);
+      return err.code === 'validation_error' ? 2 : 1;
     }
     throw err;
   }

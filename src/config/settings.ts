@@ -177,7 +177,7 @@ export const SETTINGS = {
   }),
   natsUrl: setting({
     env: 'SVC_NATS_URL', kind: natsServers(), default: undefined, defaultDoc: 'unset',
-    doc: 'the NATS JetStream cluster this node joins; unset: the embedded default, one process with its own compute pool, no NATS. Set: statistics, report surroundings and map tiles are computed by `svc worker` processes ([cluster.md](cluster.md)); this node still reads `SVC_DATA_DIR` to plan queries',
+    doc: 'the NATS JetStream cluster this node joins; unset: the embedded default, one process with its own compute pool, no NATS. Set: statistics, report surroundings and map tiles are computed by `svc worker` processes ([cluster.md](cluster.md)); this node still reads `SVC_DATA_DIR`: to plan queries, for the precomputes and the address index, and, with the embedded model service, its hourly chunks ([deployment.md](deployment.md#layout))',
   }),
   natsAckWaitMs: setting({
     env: 'SVC_NATS_ACK_WAIT_MS', kind: integer(1_000, 3_600_000), default: 30_000, onlyWith: 'nats',

@@ -4,8 +4,9 @@
  * of the dataset the map shows and holding every figure. Otherwise the annual layers are left out of the catalog and
  * their tiles are 404, and the log says why once per precompute and dataset version (a stale precompute would show
  * last year's data under this year's name). What was found is kept for `ttlMs` (the catalog's lifetime), so a new
- * precompute appears within it without a restart; grids are loaded once per precompute into SharedArrayBuffers,
- * ready for the compute threads that draw tiles.
+ * precompute appears without a restart: in the tiles within `ttlMs`, in the catalog (cached `ttlMs` itself) within
+ * twice that at most; grids are loaded once per precompute into SharedArrayBuffers, ready for the compute threads
+ * that draw tiles.
  */
 import { precomputedDir } from '../compute/dataset-cache.js';
 import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type OpenApiDocument } from '../../src/reference/openapi-types.js';
 import { ENV_VARS } from '../../src/config.js';
 import { DISTANCE_DECIMALS } from '../../src/sampling/sampling.js';
+import { PRECOMPUTE_GRIDS } from '../../src/compute/precompute-publish.js';
+import { presetPlans } from '../../src/model/presets.js';
 import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -65,6 +67,20 @@ describe('the documentation', () => {
 
   it('states distance_m to the decimals the code publishes', () => {
     expect(read('docs/statistics.md')).toContain(`\`distance_m\` to ${DISTANCE_DECIMALS} `);
+  });
+
+  it('sizes a precompute row band as the code makes it, with one max_payload threshold under which any band fits', () => {
+    const page = read('docs/cluster.md');
+    const chunkRows = [...new Set((['demo', 'fixture', 'bench'] as const).flatMap((p) => presetPlans(p).map((d) => d.chunkCells)))];
+    expect(chunkRows).toHaveLength(1);
+    const perCell = PRECOMPUTE_GRIDS.length * 4 * chunkRows[0]!;
+    expect(page).toContain(`${PRECOMPUTE_GRIDS.length} grids × 4 bytes × ${chunkRows[0]} rows = ${perCell} bytes per cell of the width`);
+    // The prose and the configuration table name one width, and below it even an uncompressed band (plus its header,
+    // about 2 KB) fits under NATS' default max_payload less the 4 KiB both sides keep free.
+    const widths = new Set([...page.matchAll(/grids over ([\d,]+) cells wide/g)].map((m) => m[1]!));
+    expect([...widths]).toHaveLength(1);
+    const width = Number([...widths][0]!.replace(/,/g, ''));
+    expect(width * perCell + 2048).toBeLessThanOrEqual(1_048_576 - 4_096);
   });
 });
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importRegister } from '../../addresses/register-import.js';
-import { ValidationError } from '../../errors.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc addresses import --data DIR FILE...
 
@@ -21,8 +21,8 @@ export const addressesImportCommand: Command = {
   usage: USAGE,
   async run(args) {
     const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { data: { type: 'string' } } });
-    if (!values.data) throw new ValidationError('--data DIR is required.');
-    if (positionals.length === 0) throw new ValidationError('Name at least one register file (openaddress-be*.csv, .csv.gz or .zip).');
+    if (!values.data) throw new UsageError('--data DIR is required.');
+    if (positionals.length === 0) throw new UsageError('Name at least one register file (openaddress-be*.csv, .csv.gz or .zip).');
     const started = performance.now();
     let bar: Progress | undefined;
     let totalMb = 0;

@@ -4,6 +4,7 @@ import { exportAtlas } from '../../atlas/atlas-export.js';
 import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { ValidationError } from '../../errors.js';
 import type { Command } from '../command.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc atlas export --data DIR --city ID --out DIR
 
@@ -25,9 +26,9 @@ export const atlasExportCommand: Command = {
     const { values } = parseArgs({
       args, strict: true, options: { data: { type: 'string' }, city: { type: 'string' }, out: { type: 'string' } },
     });
-    if (!values.data) throw new ValidationError('--data DIR is required.');
-    if (!values.city) throw new ValidationError('--city ID is required.');
-    if (!values.out) throw new ValidationError('--out DIR is required.');
+    if (!values.data) throw new UsageError('--data DIR is required.');
+    if (!values.city) throw new UsageError('--city ID is required.');
+    if (!values.out) throw new UsageError('--out DIR is required.');
     const city = getCity(values.city);
     if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
     const started = performance.now();

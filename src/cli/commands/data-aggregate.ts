@@ -13,6 +13,7 @@ import { isStoreDir, listDatasets } from '../../store/data-dir.js';
 import { createProgress, type Progress } from '../../util/progress.js';
 import type { Command } from '../command.js';
 import { parseCount } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc data aggregate DIR [--levels L,L,...|none] [--threads N] [--no-progress]
 
@@ -35,7 +36,7 @@ function parseOptions(args: string[]) {
       options: { levels: { type: 'string' }, threads: { type: 'string' }, 'no-progress': { type: 'boolean' } },
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new ValidationError((err as Error).message);
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((err as Error).message);
     throw err;
   }
 }
@@ -70,7 +71,7 @@ export const dataAggregateCommand: Command = {
   usage: USAGE,
   async run(args) {
     const { values, positionals } = parseOptions(args);
-    if (positionals.length !== 1) throw new ValidationError('Give exactly one directory: a dataset or a data directory.');
+    if (positionals.length !== 1) throw new UsageError('Give exactly one directory: a dataset or a data directory.');
     const levels = parseLevels(values.levels);
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
     const dir = resolve(positionals[0]);

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ValidationError } from '../../errors.js';
 import { generatePreset } from '../../model/generate.js';
 import { PRESETS, type Preset } from '../../model/presets.js';
 import type { Command } from '../command.js';
 import { parseCount } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc data generate --demo|--fixture|--bench [--out DIR] [--seed N] [--threads N]
 
@@ -32,7 +32,7 @@ export const dataGenerateCommand: Command = {
       },
     });
     const chosen = PRESETS.filter((p) => values[p]);
-    if (chosen.length !== 1) throw new ValidationError('Choose exactly one of --demo, --fixture, --bench.');
+    if (chosen.length !== 1) throw new UsageError('Choose exactly one of --demo, --fixture, --bench.');
     const preset: Preset = chosen[0];
     const seed = parseCount('seed', values.seed, 1);
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);

@@ -6,11 +6,12 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readReferences } from '../../compute/dataset-cache.js';
-import { DamagedDataError, DatasetError, ValidationError } from '../../errors.js';
+import { DamagedDataError, DatasetError } from '../../errors.js';
 import { isStoreDir, listDatasets } from '../../store/data-dir.js';
 import { countChunks, verifyStore, type StoreVerification } from '../../store/store-verify.js';
 import { createProgress } from '../../util/progress.js';
 import type { Command } from '../command.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc data verify DIR [--write-manifest] [--no-progress]
 
@@ -33,7 +34,7 @@ function parseOptions(args: string[]) {
       options: { 'write-manifest': { type: 'boolean' }, 'no-progress': { type: 'boolean' } },
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new ValidationError((err as Error).message);
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((err as Error).message);
     throw err;
   }
 }
@@ -56,7 +57,7 @@ export const dataVerifyCommand: Command = {
   usage: USAGE,
   async run(args) {
     const { values, positionals } = parseOptions(args);
-    if (positionals.length !== 1) throw new ValidationError('Give exactly one directory: a dataset or a data directory.');
+    if (positionals.length !== 1) throw new UsageError('Give exactly one directory: a dataset or a data directory.');
     const dir = resolve(positionals[0]);
     const single = await isStoreDir(dir);
     const dataDir = single ? undefined : dir;

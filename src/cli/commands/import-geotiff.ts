@@ -11,6 +11,7 @@ import { ValidationError } from '../../errors.js';
 import { HOURLY_FIELDS, STATIC_ARRAYS, type HourlyField, type StaticArray } from '../../store/dataset-types.js';
 import { importGeoTiff } from '../../store/geotiff-import.js';
 import type { Command } from '../command.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc data import-geotiff --data DIR --input FILE.tif --array NAME [--band-hours]
 
@@ -27,7 +28,7 @@ Writes a GeoTIFF into an existing dataset (a Zarr group directory such as data/d
 Only the chunks the GeoTIFF touches are rewritten; the store changes all at once, or not at all, and its
 content_version is bumped.`;
 
-/** Parses the options strictly; a bad option or a stray argument becomes a `ValidationError` (exit code 2). */
+/** Parses the options strictly; a bad option or a stray argument is a usage error (exit code 2). */
 function parseOptions(args: string[]) {
   try {
     return parseArgs({
@@ -39,7 +40,7 @@ function parseOptions(args: string[]) {
       },
     }).values;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new ValidationError((err as Error).message);
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((err as Error).message);
     throw err;
   }
 }
@@ -51,10 +52,11 @@ export const importGeotiffCommand: Command = {
   usage: USAGE,
   async run(args) {
     const values = parseOptions(args);
-    if (!values.data) throw new ValidationError('--data DIR is required.');
-    if (!values.input) throw new ValidationError('--input FILE.tif is required.');
+    if (!values.data) throw new UsageError('--data DIR is required.');
+    if (!values.input) throw new UsageError('--input FILE.tif is required.');
     const array = values.array;
-    if (!array || ![...STATIC_ARRAYS, ...HOURLY_FIELDS].includes(array as StaticArray | HourlyField)) {
+    if (!array) throw new UsageError('--array NAME is required.');
+    if (![...STATIC_ARRAYS, ...HOURLY_FIELDS].includes(array as StaticArray | HourlyField)) {
       throw new ValidationError(`--array must be one of ${[...STATIC_ARRAYS, ...HOURLY_FIELDS].join(', ')}.`);
     }
     const result = await importGeoTiff({

@@ -13,6 +13,7 @@ import { SqliteKeyStore } from '../../keys/key-store.js';
 import { ANY, type ApiKeyRecord, type KeyChanges, type KeySpec } from '../../keys/key-types.js';
 import type { Command } from '../command.js';
 import { processConfig } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const SCOPE_HELP = `Scopes are comma-separated ids or '*' (every one): cities from the catalogue, products geocode, historical,
 realtime, forecast, reports, map; metrics air, wind, thermal, noise. Origins: scheme://host[:port] or
@@ -41,7 +42,7 @@ function integer(name: string, value: string | undefined): number | undefined {
 
 function keyId(positionals: string[]): number {
   const [id, ...rest] = positionals;
-  if (id === undefined || rest.length > 0 || !/^\d+$/.test(id)) throw new ValidationError('Give exactly one key id (see `svc keys list`).');
+  if (id === undefined || rest.length > 0 || !/^\d+$/.test(id)) throw new UsageError('Give exactly one key id (see `svc keys list`).');
   return Number(id);
 }
 
@@ -106,8 +107,9 @@ ${SCOPE_HELP}`,
         'reports-per-day': { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' },
       },
     });
+    if (values.type === undefined) throw new UsageError('--type sk|pk is required.');
     if (values.type !== 'sk' && values.type !== 'pk') throw new ValidationError('--type must be sk or pk.');
-    if (values.label === undefined) throw new ValidationError('--label is required.');
+    if (values.label === undefined) throw new UsageError('--label is required.');
     const spec: KeySpec = {
       type: values.type,
       label: values.label,

@@ -9,15 +9,18 @@ import { checkPrecomputable, precomputeCity } from '../../services/precompute.js
 import { precomputeBar } from '../precompute-bar.js';
 import type { Command } from '../command.js';
 import { parseCount, processConfig } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc precompute --data DIR --city ID [--threads N | --nats URL]
 
 Computes point statistics for every outdoor cell of the city's dataset with all cores and writes the result grids
 (rating and score per metric, air shares, annual means and limiting pollutant, wind comfort shares and windiest hour,
 thermal comfort shares, summer night mean UTCI) to DIR/<dataset>.precomputed (Zarr, xarray-readable; svc atlas export
-turns them into GeoTIFFs; a running server shows them as the annual map layers within a minute), with the city
-references used by thermal.summer_night_vs_city_c and air.benchmark. Interrupted, it resumes where it stopped. Restart
-the server afterwards so it picks the references up.
+turns them into GeoTIFFs), with the city references used by thermal.summer_night_vs_city_c and air.benchmark.
+Interrupted, it resumes where it stopped. A running server shows the new grids as the annual map layers without a
+restart, within two minutes at most (it looks for a new precompute every 60 s and caches its map catalog 60 s). The
+references are read once, when a process opens the dataset: restart the server (and every svc worker) for statistics
+answers to use the new ones.
 With --nats URL the chunk rows are computed by the cluster's workers (svc worker) instead of local threads; this
 process plans, shows progress and writes the same output to DIR. Interrupted (this process or a worker), it resumes:
 rows already saved are skipped, rows still queued are not queued twice.
@@ -35,10 +38,10 @@ export const precomputeCommand: Command = {
       options: { data: { type: 'string' }, city: { type: 'string' }, threads: { type: 'string' }, nats: { type: 'string' } },
     });
     if (values.nats !== undefined && values.threads !== undefined) {
-      throw new ValidationError('--threads is for a local run; with --nats the workers have their own threads.');
+      throw new UsageError('--threads is for a local run; with --nats the workers have their own threads.');
     }
-    if (!values.data) throw new ValidationError('--data DIR is required.');
-    if (!values.city) throw new ValidationError('--city ID is required.');
+    if (!values.data) throw new UsageError('--data DIR is required.');
+    if (!values.city) throw new UsageError('--city ID is required.');
     const city = getCity(values.city);
     if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
     checkPrecomputable(city);

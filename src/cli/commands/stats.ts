@@ -10,6 +10,7 @@ import { statsEnvelope } from '../../services/stats-envelope.js';
 import { toCachedStats } from '../../services/stats-cache.js';
 import type { Command } from '../command.js';
 import { parseCount, parseNumber } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc stats --data DIR --lat LAT --lon LON [--radius M] [--metrics air,wind,thermal] [--threads N]
 
@@ -44,10 +45,10 @@ export const statsCommand: Command = {
         metrics: { type: 'string' }, threads: { type: 'string' },
       },
     });
-    if (!values.data) throw new ValidationError('--data DIR is required.');
+    if (!values.data) throw new UsageError('--data DIR is required.');
     const lat = parseNumber('lat', values.lat);
     const lon = parseNumber('lon', values.lon);
-    if (lat === undefined || lon === undefined) throw new ValidationError('--lat and --lon are required.');
+    if (lat === undefined || lon === undefined) throw new UsageError('--lat and --lon are required.');
     if (lat < -90 || lat > 90 || lon < -180 || lon > 180) throw new ValidationError('--lat/--lon are out of range.');
     const radius = parseNumber('radius', values.radius);
     if (radius !== undefined && !(radius >= 5 && radius <= 50)) throw new ValidationError('--radius must be 5 to 50 metres.');

@@ -6,13 +6,13 @@
 import { parseArgs } from 'node:util';
 import { startWorker } from '../../nodes/worker-node.js';
 import { ENV_VARS } from '../../config.js';
-import { ValidationError } from '../../errors.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
 import { listDatasets } from '../../store/data-dir.js';
 import { isDataUrl, locationJoin, readLocationText } from '../../store/data-location.js';
 import type { Logger } from '../../util/logger.js';
 import type { Command } from '../command.js';
 import { parseCount, processConfig, shutdownSignal } from '../options.js';
+import { UsageError } from '../usage-error.js';
 
 const USAGE = `Usage: svc worker --nats URL --data DIR|URL [--threads N] [--grace S]
 
@@ -49,8 +49,8 @@ export const workerCommand: Command = {
       args, strict: true,
       options: { nats: { type: 'string' }, data: { type: 'string' }, threads: { type: 'string' }, grace: { type: 'string' } },
     });
-    if (!values.nats) throw new ValidationError('--nats URL is required.');
-    if (!values.data) throw new ValidationError('--data DIR|URL is required.');
+    if (!values.nats) throw new UsageError('--nats URL is required.');
+    if (!values.data) throw new UsageError('--data DIR|URL is required.');
     const config = processConfig({}, { [ENV_VARS.natsUrl]: values.nats });
     const nats = config.nats!;
     const threads = values.threads === undefined ? undefined : parseCount('threads', values.threads, 1, 1);
