@@ -103,13 +103,14 @@ describe('annual layers where a current precompute exists', () => {
     const airFigures = ATLAS_FIGURES.filter((f) => f.block === 'air');
     expect(Object.keys(doc.figures)).toEqual(airFigures.map(figureProperty));
     expect(doc.figures.annual_mean_ugm3_no2).toMatchObject({
-      field: 'air.annual_mean_ugm3.no2', unit: 'µg/m3', decimals: 1,
+      field: 'air.annual_mean_ugm3.no2', unit: 'µg/m³', decimals: 1,
       legend: { based_on: 'air-no2', fields: ['annual_mean_ugm3_no2'], kind: 'classes' },
     });
     const scale = (await svc.get('/v1/scales/air-no2')).json;
     expect(doc.figures.annual_mean_ugm3_no2.legend.classes).toEqual(scale.classes);
     expect(doc.figures.rating.legend).toMatchObject({ kind: 'gradient', fields: ['rating'], classes: expect.arrayContaining([expect.objectContaining({ label: 'Excellent' })]) });
     expect(doc.figures.limiting_pollutant.legend.classes.map((c: { label: string }) => c.label)).toEqual(['NO2', 'PM2.5', 'PM10']);
+    expect(doc.figures.limiting_pollutant).toMatchObject({ unit: 'code', decimals: 0 });
     const thermal = (await svc.get(catalog.static.annual_thermal.tilejson)).json;
     expect(thermal.figures.min_utci_c.legend.based_on).toBe('thermal-utci');
     const wind = (await svc.get(catalog.static.annual_wind.tilejson)).json;
