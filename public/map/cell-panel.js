@@ -6,25 +6,28 @@
  */
 import { classify } from './scale-style.js';
 
-/** Label and unit of each field, from a TileJSON vector layer's `fields` ("Label (unit): meaning"). */
+/**
+ * Label and unit of each field, from a TileJSON vector layer's `fields` ("Label (unit): meaning"); the units the
+ * contract spells for machines (`degrees C`, `µg/m3`) are shown as people write them.
+ */
 export function fieldInfo(vectorLayer) {
   const info = {};
   for (const [field, text] of Object.entries(vectorLayer?.fields ?? {})) {
     const m = /^(.*?) \(([^)]*)\)(?::\s*(.*))?$/.exec(String(text));
-    info[field] = m ? { label: m[1], unit: m[2].replace(/^degrees C$/, '°C'), meaning: m[3] ?? '' } : { label: field, unit: '', meaning: String(text) };
+    info[field] = m ? { label: m[1], unit: m[2].replace(/^degrees C$/, '°C').replace(/^µg\/m3$/, 'µg/m³'), meaning: m[3] ?? '' } : { label: field, unit: '', meaning: String(text) };
   }
   return info;
 }
 
 /**
  * Label, unit and meaning of each annual figure, from an annual layer's TileJSON `figures`; a coded figure (its legend
- * has numbered classes, e.g. the limiting pollutant) also maps its codes to their labels.
+ * has numbered classes and no unit, e.g. the limiting pollutant, unit `code`) also maps its codes to their labels.
  */
 export function figureInfo(figures) {
   const info = {};
   for (const [name, figure] of Object.entries(figures ?? {})) {
     const numbered = figure.legend?.kind === 'classes' && figure.legend.classes.every((c) => c.value !== undefined);
-    const codes = numbered && figure.unit === '' ? Object.fromEntries(figure.legend.classes.map((c) => [c.value, c.label])) : undefined;
+    const codes = numbered && !figure.legend.unit ? Object.fromEntries(figure.legend.classes.map((c) => [c.value, c.label])) : undefined;
     info[name] = { label: figure.label, unit: figure.unit, meaning: figure.meaning, ...(codes ? { codes } : {}) };
   }
   return info;
@@ -66,7 +69,8 @@ export function renderCell(body, { lngLat, data, building, fields, scale, range,
       if (data[field] === undefined) continue;
       const dt = el('dt', '', info.label);
       if (info.meaning) dt.title = info.meaning;
-      table.append(dt, el('dd', '', `${info.codes?.[data[field]] ?? data[field]} ${info.unit}`.trim()));
+      const named = info.codes?.[data[field]];
+      table.append(dt, el('dd', '', named ?? `${data[field]} ${info.unit}`.trim()));
     }
   }
   if (building?.Height !== undefined) table.append(el('dt', '', 'Building height'), el('dd', '', `${building.Height} m`));

@@ -69,13 +69,33 @@ function settle() {
 
 // ---- data -------------------------------------------------------------------------------------------------------
 
+/**
+ * The panel's attribution from a TileJSON: what made the data first, in bold (its `provenance` label, with which
+ * the attribution starts: "Synthetic data, not a simulation or measurements of the city: …"), then the sources. The
+ * city's own attribution stands until a TileJSON arrives, and wherever one carries no provenance.
+ */
+function showAttribution(doc) {
+  const text = typeof doc?.attribution === 'string' ? doc.attribution : undefined;
+  if (text === undefined) return;
+  const label = doc.provenance?.label;
+  const box = $('attribution');
+  if (typeof label !== 'string' || label === '' || !text.startsWith(label)) {
+    box.textContent = text;
+    return;
+  }
+  const strong = document.createElement('strong');
+  strong.className = 'provenance';
+  strong.textContent = label;
+  box.replaceChildren(strong, document.createTextNode(` ${text.slice(label.length).trim()}`));
+}
+
 /** The TileJSON behind a catalog link, fetched once per URL. */
 function tilejson(link) {
   const url = absolute(link);
   let doc = state.tilejson.get(url);
   if (doc === undefined) {
     doc = getJson(url);
-    doc.catch(() => state.tilejson.delete(url));
+    doc.then(showAttribution, () => state.tilejson.delete(url));
     state.tilejson.set(url, doc);
   }
   return doc;

@@ -3,10 +3,12 @@
  * (float32, EPSG:31370 on the dataset's exact grid, nodata where a cell is a building or the metric is not modelled),
  * `atlas.json`: the figures with units and meanings, the dataset, its reference year, when the precompute and the
  * export ran, and city-wide summaries (the share of the outdoor area in each label band of every block's rating and
- * score), and `<city>-annual.pmtiles`, the annual map layers as one PMTiles archive (atlas-pmtiles.ts). Each file is written under a temporary name and renamed into place, so an interrupted export leaves no
- * partial file under a final name. A city without a precompute, with one of another content version of the dataset,
- * or with one made by an earlier version that lacks figures, is refused before anything is written, naming the
- * command to run.
+ * score), and `<city>-annual.pmtiles`, the annual map layers as one PMTiles archive (atlas-pmtiles.ts). Every file
+ * carries the dataset's provenance, read from the dataset's own attributes (atlas-metadata.ts), and a coded figure's
+ * GeoTIFF gets a PAM sidecar naming its classes. Each file is written under a temporary name and renamed into place,
+ * so an interrupted export leaves no partial file under a final name. A city without a precompute, with one of
+ * another content version of the dataset, or with one made by an earlier version that lacks figures, is refused
+ * before anything is written, naming the command to run.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +20,11 @@ import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
 import { writeFileAtomic } from '../store/atomic-dir.js';
 import { encodeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
+import { categoriesAuxXml } from '../store/pam-aux.js';
+import { provenanceOf } from '../store/provenance.js';
 import { openDataset } from '../store/zarr-reader.js';
+import { dataAttribution } from '../map/data-attribution.js';
+import { categoriesItem, figureCategories, provenanceItems } from './atlas-metadata.js';
 import { annualArchive, offeredAnnualLayers } from './atlas-pmtiles.js';
 import {
   ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
@@ -85,6 +91,8 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     );
   }
   const figures = ATLAS_FIGURES;
+  const provenance = provenanceOf(attrs);
+  const provenanceMeta = provenanceItems(provenance, city);
   const res = grid.resolution_m;
   const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
   const summaries: Partial<Record<AtlasBlock, BlockSummary>> = {};
@@ -93,12 +101,20 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   for (const figure of figures) {
     const values = await group.read(figure.grid);
     const file = figureFile(figure);
+    const categories = figureCategories(figure);
     const bytes = encodeCog({
       width: grid.nx, height: grid.ny, values, epsg: grid.crs_epsg, originX: origin.x, originY: origin.y,
       cellSize: res, nodata: ATLAS_NODATA, resampling: figure.resampling, description: figure.field,
       unit: figure.unit,
-      metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
+      metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset, ...provenanceMeta },
+      ...(categories === undefined ? {} : { bandMetadata: categoriesItem(categories) }),
     });
+    if (categories !== undefined) {
+      // Written before its raster, so a reader never finds the raster without the names of its classes.
+      const aux = categoriesAuxXml(categories);
+      await writeFileAtomic(join(outDir, `${file}.aux.xml`), aux);
+      files.push({ file: `${file}.aux.xml`, bytes: Buffer.byteLength(aux) });
+    }
     await writeFileAtomic(join(outDir, file), bytes);
     files.push({ file, bytes: bytes.length });
     const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct'
@@ -108,7 +124,7 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
       summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };
     }
   }
-  const archive = await annualArchive({ city, grid, group, referenceYear: attrs.reference_year });
+  const archive = await annualArchive({ city, grid, group, referenceYear: attrs.reference_year, provenance });
   const archiveFile = `${city.id}-annual.pmtiles`;
   await writeFileAtomic(join(outDir, archiveFile), archive.bytes);
   files.push({ file: archiveFile, bytes: archive.bytes.byteLength });
@@ -117,6 +133,8 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     dataset: city.dataset,
     reference_year: attrs.reference_year,
     content_version: attrs.content_version,
+    provenance,
+    attribution: dataAttribution(city, provenance.label),
     crs: `EPSG:${grid.crs_epsg}`,
     geotransform: [origin.x, res, 0, origin.y, 0, -res],
     width: grid.nx,
@@ -125,7 +143,10 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
     nodata: ATLAS_NODATA,
     precompute_generated_utc: group.attrs.generated_utc ?? null,
     generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    figures: figures.map((f) => ({ field: f.field, file: figureFile(f), unit: f.unit, meaning: f.meaning })),
+    figures: figures.map((f) => ({
+      field: f.field, file: figureFile(f), unit: f.unit, meaning: f.meaning,
+      ...(f.categories === undefined ? {} : { categories: f.categories, categories_file: `${figureFile(f)}.aux.xml` }),
+    })),
     annual_tiles: {
       file: archiveFile, format: 'PMTiles v3, MVT tiles gzipped', layers: offeredAnnualLayers(city).map((l) => l.sourceLayer),
       minzoom: archive.minZoom, maxzoom: archive.maxZoom, tiles: archive.tiles,

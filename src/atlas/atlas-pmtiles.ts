@@ -4,13 +4,15 @@
  * `annual_wind`, `annual_thermal`, each only where the city offers its metric) in one MVT: each layer's bytes are
  * exactly the tile the service draws for it (map/tile-drawing.ts, the same function), so a client sees the same
  * features offline. Tiles are gzipped; tiles with no feature are left out. The metadata is the TileJSON a client
- * needs (vector layers with fields, zooms, bounds) and the figures with their legends, as the service publishes them.
+ * needs (vector layers with fields, zooms, bounds) and the figures with their legends, as the service publishes them,
+ * with the attribution and `provenance` of the dataset (what made it, from its own attributes).
  */
 import { gzipSync } from 'node:zlib';
 import type { CityConfig } from '../cities/city-types.js';
 import { ANNUAL_LAYERS, liveLayerOf } from '../map/annual-layers.js';
 import type { FieldSlice } from '../map/cell-features.js';
 import { gridFootprint } from '../map/grid-projection.js';
+import { dataAttribution } from '../map/data-attribution.js';
 import { fieldDescriptions, type MapLayerDef } from '../map/map-layers.js';
 import { renderTile } from '../map/tile-drawing.js';
 import { figureEntries } from '../map/tilejson.js';
@@ -18,6 +20,7 @@ import { tilesCovering } from '../map/web-mercator-tiles.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import type { GridGroup } from '../store/grid-group-reader.js';
 import { encodePmtiles, type ArchiveTile } from '../store/pmtiles-writer.js';
+import type { DatasetProvenance } from '../store/provenance.js';
 
 /** What the archive is made of. */
 export interface AnnualArchiveParts {
@@ -25,6 +28,7 @@ export interface AnnualArchiveParts {
   readonly grid: GridGeometry;
   readonly group: GridGroup;
   readonly referenceYear: number;
+  readonly provenance: DatasetProvenance;
 }
 
 /** What was written: the archive and how many tiles it holds. */
@@ -64,8 +68,9 @@ export async function annualArchive(parts: AnnualArchiveParts): Promise<AnnualAr
   }
   const metadata = {
     name: `${city.name} annual layers ${parts.referenceYear}`,
-    description: `Annual air quality, wind comfort and thermal comfort of every outdoor cell of ${city.name}, reference year ${parts.referenceYear}.`,
-    attribution: city.attribution,
+    description: `Annual air quality, wind comfort and thermal comfort of every outdoor cell of ${city.name}, reference year ${parts.referenceYear}. ${parts.provenance.label}`,
+    attribution: dataAttribution(city, parts.provenance.label),
+    provenance: parts.provenance,
     type: 'overlay',
     version: '1.0.0',
     format: 'pbf',

@@ -6,6 +6,7 @@
  * (src/atlas/) and the annual map layers (src/map/annual-layers.ts) both read this one list.
  */
 import type { PrecomputeGrid } from './precompute-publish.js';
+import { POLLUTANTS } from '../classification/belaqi.js';
 import { WIND_EXCEEDANCE_KEYS, type WindExceedanceKey } from '../stats/scoring.js';
 
 /** The metric block a figure belongs to. */
@@ -25,11 +26,25 @@ export interface AtlasFigure {
   readonly meaning: string;
   /** Overviews: the mean of the cells with a value, or one cell's value (coded figures). */
   readonly resampling: 'average' | 'nearest';
+  /** A coded figure's classes: each code and the name it stands for. */
+  readonly categories?: readonly FigureCategory[];
+}
+
+/** One class of a coded figure. */
+export interface FigureCategory {
+  readonly value: number;
+  readonly name: string;
 }
 
 const RATING = 'out of 10';
 
 const POLLUTANT_LABELS = { no2: 'NO2', pm25: 'PM2.5', pm10: 'PM10' } as const;
+
+/** The unit of concentrations as people read it. */
+const UG_M3 = 'µg/m³';
+
+/** The codes of `air.limiting_pollutant`: 1 + the pollutant's place in `POLLUTANTS` (precompute-row-per-cell.ts). */
+export const LIMITING_POLLUTANT_CODES: readonly FigureCategory[] = POLLUTANTS.map((p, i) => ({ value: i + 1, name: POLLUTANT_LABELS[p] }));
 
 /** What each exceedance threshold is (docs/statistics.md, wind block). */
 const EXCEEDANCE_MEANINGS: Readonly<Record<WindExceedanceKey, string>> = {
@@ -72,11 +87,11 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
   { grid: 'air_night_good_pct', label: 'Good-air hours, night', field: 'air.night_good_pct', block: 'air', unit: '%', resampling: 'average',
     meaning: 'Share of the graded night hours with good air.' },
   ...(['no2', 'pm25', 'pm10'] as const).map((p): AtlasFigure => ({
-    grid: `air_annual_mean_ugm3_${p}`, label: `Annual mean ${POLLUTANT_LABELS[p]}`, field: `air.annual_mean_ugm3.${p}`, block: 'air', unit: 'µg/m3',
+    grid: `air_annual_mean_ugm3_${p}`, label: `Annual mean ${POLLUTANT_LABELS[p]}`, field: `air.annual_mean_ugm3.${p}`, block: 'air', unit: UG_M3,
     resampling: 'average', meaning: `Annual mean concentration of ${POLLUTANT_LABELS[p]}.`,
   })),
-  { grid: 'air_limiting_pollutant', label: 'Limiting pollutant', field: 'air.limiting_pollutant', block: 'air', unit: '', resampling: 'nearest',
-    meaning: 'The pollutant that sets the air score, coded 1 NO2, 2 PM2.5, 3 PM10.' },
+  { grid: 'air_limiting_pollutant', label: 'Limiting pollutant', field: 'air.limiting_pollutant', block: 'air', unit: 'code', resampling: 'nearest',
+    meaning: 'The pollutant that sets the air score, coded 1 NO2, 2 PM2.5, 3 PM10.', categories: LIMITING_POLLUTANT_CODES },
   { grid: 'wind_calm_pct', label: 'Calm hours', field: 'wind.calm_pct', block: 'wind', unit: '%', resampling: 'average',
     meaning: 'Share of the valid hours in the Calm class (mean speed below 4 m/s, gusts below 10 m/s).' },
   ...WIND_EXCEEDANCE_KEYS.map((k): AtlasFigure => ({
@@ -110,7 +125,7 @@ export const ATLAS_FIGURES: readonly AtlasFigure[] = [
 /** Decimals the envelope publishes a figure with: m/s two, counts and codes none, everything else one. */
 export function figureDecimals(figure: AtlasFigure): number {
   if (figure.unit === 'm/s') return 2;
-  return figure.unit === 'days' || figure.unit === 'nights' || figure.unit === '' ? 0 : 1;
+  return figure.unit === 'days' || figure.unit === 'nights' || figure.categories !== undefined ? 0 : 1;
 }
 
 /** The figure's name within its block: the envelope field without the block, dots as underscores (`good_pct`). */

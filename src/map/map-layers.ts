@@ -47,7 +47,10 @@ export interface MapLayerDef {
   readonly description: string;
 }
 
-/** Every layer, by id, in catalog order. */
+/**
+ * Every layer, by id, in catalog order. Labels and units of the contract's layers are the interface's table, spelled
+ * as it spells them (`degrees C`, `µg/m3`, which TileJSON `fields` repeat); the map page shows them as °C and µg/m³.
+ */
 export const MAP_LAYERS: Readonly<Record<MapLayer, MapLayerDef>> = Object.freeze({
   thermal: {
     id: 'thermal', kind: 'timed', metric: 'thermal', sourceLayer: 'UTCI',

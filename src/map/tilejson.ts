@@ -4,10 +4,12 @@
  * against), so the template is `{origin}/v1/map/…/{z}/{x}/{y}.mvt?exp=…&sig=…` with the origin the route chooses
  * (`SVC_PUBLIC_URL`, else the request's own). It carries the same `exp` and `sig` as the TileJSON URL. An annual
  * layer's document also carries `figures` (an extension TileJSON allows): per tile property, the envelope field it
- * holds, its label, unit, decimals and meaning, and the scale-shaped legend that colours it.
+ * holds, its label, unit, decimals and meaning, and the scale-shaped legend that colours it. The attribution names
+ * what made the data first (data-attribution.ts), and `provenance` (another extension) says it field by field.
  */
 import type { CityConfig } from '../cities/city-types.js';
 import { API_ROOT } from './catalog.js';
+import { dataAttribution } from './data-attribution.js';
 import type { DatasetState } from './map-data.js';
 import { fieldDescriptions, type MapLayerDef } from './map-layers.js';
 import type { TileKind } from './tile-access.js';
@@ -45,7 +47,7 @@ export function tileJsonBody(parts: TileJsonParts): string {
     name: `${city.name} ${layer.id}${when}`,
     description: layer.description,
     version: '1.0.0',
-    attribution: city.attribution,
+    attribution: dataAttribution(city, state.info.provenance?.label),
     scheme: 'xyz',
     tiles: [tileTemplate(parts)],
     minzoom: zooms.minzoom,
@@ -60,6 +62,7 @@ export function tileJsonBody(parts: TileJsonParts): string {
       fields: fieldDescriptions(layer),
     }],
     ...(layer.kind === 'annual' ? { figures: figureEntries(layer) } : {}),
+    ...(state.info.provenance === undefined ? {} : { provenance: state.info.provenance }),
   });
 }
 

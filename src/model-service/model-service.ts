@@ -12,6 +12,7 @@ import { cellCentre } from '../sampling/grid-cells.js';
 import { sampleCells } from '../sampling/sampling.js';
 import { DamageRegistry } from '../store/damage-registry.js';
 import { STATIC_ARRAYS, type DatasetReader, type HourlyField, type StaticArray } from '../store/dataset-types.js';
+import { provenanceOf } from '../store/provenance.js';
 import {
   DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS, MODEL_SERVICE_NAME,
   type DatasetInfo, type ModelHealth, type RecordsResponse, type Timesteps,
@@ -96,6 +97,7 @@ export class ModelService {
     return {
       dataset: attrs.dataset, title: attrs.title, resolution_m: attrs.resolution_m, reference_year: attrs.reference_year,
       timezone: attrs.timezone, content_version: attrs.content_version, fields: [...reader.fields],
+      provenance: provenanceOf(attrs),
       grid: { crs_epsg: grid.crs_epsg, nx: grid.nx, ny: grid.ny, x0: grid.x0, y0: grid.y0, resolution_m: grid.resolution_m },
     };
   }

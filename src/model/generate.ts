@@ -5,6 +5,7 @@ import { Piscina } from 'piscina';
 import { wgs84ToLambert72 } from '../geo/crs.js';
 import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
+import { STAND_IN_KIND } from '../store/provenance.js';
 import { createDatasetWriter } from '../store/zarr-writer.js';
 import { aggregateDataset, aggregationRefused, defaultAggregateLevels } from '../compute/dataset-aggregation.js';
 import { createLocalCompute } from '../compute/local-compute.js';
@@ -27,6 +28,8 @@ export const REFERENCE_YEAR = 2023;
 const STATION = { lat: 50.7985, lon: 4.3587 };
 const TIMEZONE = 'Europe/Brussels';
 const ATTRIBUTION = 'Stand-in city model of svc-api (synthetic data for demonstration and testing)';
+/** What every generated dataset records as its model (store/provenance.ts). */
+const MODEL = 'svc-api stand-in city model';
 
 /** Options of `generatePreset`. */
 export interface GenerateOptions {
@@ -66,6 +69,8 @@ export function planSpec(plan: DatasetPlan, seed: number, hours: number, generat
       resolution_m: plan.resolution_m, reference_year: REFERENCE_YEAR, timezone: TIMEZONE,
       generated_utc: generatedUtc, content_version: `m${MODEL_VERSION}-${version}`, fields: plan.fields,
       attribution: ATTRIBUTION,
+      model: MODEL, model_kind: STAND_IN_KIND, model_version: String(MODEL_VERSION), model_seed: seed,
+      source: `${MODEL}: a deterministic seeded generator standing in for a city-scale simulation (synthetic data)`,
     },
     grid,
     hours,

@@ -61,7 +61,7 @@ function concentrationClasses(pollutant: Pollutant): ScaleClass[] {
       label,
       color: BELAQI_COLORS[i],
       bounds: { from, to },
-      meaning: `${POLLUTANT_NAMES[pollutant]} sub-index ${i + 1}: hourly concentration ${range} µg/m3.`,
+      meaning: `${POLLUTANT_NAMES[pollutant]} sub-index ${i + 1}: hourly concentration ${range} µg/m³.`,
     };
   });
 }
@@ -82,7 +82,7 @@ function concentrationScale(pollutant: Pollutant): Scale {
       `bounds; a reading at or below the first lower bound takes class 1` +
       (zeroMissing ? ', except that zero or below means no reading.' : ' (zero is a valid reading).'),
     fields: [POLLUTANT_FIELDS[pollutant]],
-    unit: 'µg/m3',
+    unit: 'µg/m³',
     classes: concentrationClasses(pollutant),
     ...(zeroMissing ? { zero_means_missing: true } : {}),
     no_data_color: NO_DATA_COLOR,
@@ -117,7 +117,7 @@ function pollutantView(pollutant: Pollutant): View {
     id: pollutant,
     metric: 'air',
     name: POLLUTANT_NAMES[pollutant],
-    description: `${POLLUTANT_NAMES[pollutant]} concentration, µg/m3.`,
+    description: `${POLLUTANT_NAMES[pollutant]} concentration, µg/m³.`,
     fields: [field],
     field_labels: fieldLabels([field]),
     scales: [`air-${pollutant}`],

@@ -7,8 +7,8 @@
  * - the layout the COG specification asks for: header, then every IFD (main first, then the overviews from the largest
  *   down, each followed by its out-of-line values), then the tile data from the smallest overview up to the main image;
  * - georeferencing by ModelPixelScale and ModelTiepoint (the grid's top-left corner, pixel-is-area) and the GeoKeys of
- *   a projected CRS given by its EPSG code; nodata in GDAL_NODATA; band description, unit and any further items in
- *   GDAL_METADATA.
+ *   a projected CRS given by its EPSG code; nodata in GDAL_NODATA; band description, unit, further dataset items and
+ *   band items in GDAL_METADATA (GDAL reads no category names from it: those go in a PAM sidecar, pam-aux.ts).
  * Values equal to the nodata value, or NaN, are written as the nodata value.
  */
 import { deflateSync } from 'node:zlib';
@@ -38,6 +38,8 @@ export interface CogGrid {
   readonly unit: string;
   /** Further dataset metadata items (name → text). */
   readonly metadata?: Readonly<Record<string, string>>;
+  /** Metadata items of the band (name → text); GDAL lists them under the band. */
+  readonly bandMetadata?: Readonly<Record<string, string>>;
 }
 
 /** One image (main or overview): its size and its compressed tiles in row-major order. */
@@ -166,15 +168,24 @@ function writeIfd(view: DataView, at: number, entries: readonly Entry[], next: n
 }
 
 /** XML-escapes a metadata text. */
-function xml(text: string): string {
+export function xmlEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The GDAL_METADATA document: dataset items, then the band's description and unit. */
+/**
+ * An item's text as GDAL stores it: XML-escaped twice, since GDAL escapes a value before the XML serialiser escapes it
+ * again, and unescapes twice on reading (escaped once, "a & b" reads back as "a ").
+ */
+function itemText(value: string): string {
+  return xmlEscape(xmlEscape(value));
+}
+
+/** The GDAL_METADATA document: dataset items, then the band's items, description and unit. */
 function gdalMetadata(grid: CogGrid): string {
-  const items = Object.entries(grid.metadata ?? {}).map(([k, v]) => `<Item name="${xml(k)}">${xml(v)}</Item>`);
-  items.push(`<Item name="DESCRIPTION" sample="0" role="description">${xml(grid.description)}</Item>`);
-  if (grid.unit !== '') items.push(`<Item name="UNITTYPE" sample="0" role="unittype">${xml(grid.unit)}</Item>`);
+  const items = Object.entries(grid.metadata ?? {}).map(([k, v]) => `<Item name="${xmlEscape(k)}">${itemText(v)}</Item>`);
+  for (const [k, v] of Object.entries(grid.bandMetadata ?? {})) items.push(`<Item name="${xmlEscape(k)}" sample="0">${itemText(v)}</Item>`);
+  items.push(`<Item name="DESCRIPTION" sample="0" role="description">${itemText(grid.description)}</Item>`);
+  if (grid.unit !== '') items.push(`<Item name="UNITTYPE" sample="0" role="unittype">${itemText(grid.unit)}</Item>`);
   return `<GDALMetadata>${items.join('')}</GDALMetadata>`;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { AggregateSection } from './aggregate-files.js';
 import type { StorageCodecs } from './codecs.js';
+import type { ProvenanceAttrs } from './provenance.js';
 
 /** Hourly fields a dataset may hold. A dataset holds only the fields it models. */
 export const HOURLY_FIELDS = ['no2', 'pm25', 'pm10', 'ucomfort', 'ugust', 'utci'] as const;
@@ -56,8 +57,8 @@ export interface GridGeometry {
   readonly y0: number;
 }
 
-/** Group attributes of a dataset (the `.zattrs` of the root group). */
-export interface DatasetAttrs {
+/** Group attributes of a dataset (the `.zattrs` of the root group), with what made it (provenance.ts). */
+export interface DatasetAttrs extends ProvenanceAttrs {
   /** Dataset id: `brussels_extended`, `belgium_lowres`, `bench_1m`, ... */
   readonly dataset: string;
   readonly title: string;
@@ -72,6 +73,7 @@ export interface DatasetAttrs {
   readonly content_version: string;
   /** Hourly fields present, in canonical order. */
   readonly fields: readonly HourlyField[];
+  /** The data's own attribution text. */
   readonly attribution: string;
   readonly Conventions: string;
 }

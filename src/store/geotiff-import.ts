@@ -2,13 +2,17 @@
  * Importing a GeoTIFF into an existing dataset: a static array (`outdoor`, `building_height`; one band) or an hourly
  * field (one band per hour, physical values packed with the field's CF encoding, nodata → fill). The GeoTIFF may
  * cover part of the grid; only the chunks it touches are rewritten, and the whole change commits at once with a new
- * `content_version` (store-update.ts). Any refusal happens before the store is touched.
+ * `content_version` (store-update.ts) and an entry in the dataset's `imports` (provenance.ts), so what made the data
+ * stays on record: a dataset whose arrays were all imported over the whole grid is no longer the stand-in model's.
+ * Any refusal happens before the store is touched.
  */
+import { basename } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { createChunkCodec, type ChunkCodec, type StorageCodecs } from './codecs.js';
 import {
   HOURLY_FIELDS, STATIC_ARRAYS, type CfEncoding, type DatasetReader, type HourlyField, type StaticArray,
 } from './dataset-types.js';
+import type { DatasetImport } from './provenance.js';
 import { placeGeoTiff, readWindowRows, type PlacedGeoTiff } from './geotiff-grid.js';
 import { beginStoreUpdate, type StoreUpdate } from './store-update.js';
 import { openDataset } from './zarr-reader.js';
@@ -24,6 +28,8 @@ export interface GeoTiffImportParams {
   readonly array: StaticArray | HourlyField;
   /** Required for hourly fields: band i (0-based) is hour i of the reference year; the band count must equal the hours. */
   readonly bandHours?: boolean;
+  /** What the imported data are (a model run, a survey), recorded in `imports`; default: the GeoTIFF's file name. */
+  readonly source?: string;
 }
 
 /** What an import changed. */
@@ -138,7 +144,15 @@ export async function importGeoTiff(params: GeoTiffImportParams): Promise<GeoTif
     const chunks = isStatic
       ? await importStatic(reader, placed, array as StaticArray, update)
       : await importHourly(reader, placed, array as HourlyField, update, params.bandHours === true);
-    const contentVersion = await update.commit(`import-geotiff ${array} from ${params.input}`);
+    const { window } = placed;
+    const record: DatasetImport = {
+      array,
+      source: params.source?.trim() || basename(params.input),
+      imported_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      whole_grid: window.rows === reader.grid.ny && window.cols === reader.grid.nx,
+    };
+    const imports = [...(reader.attrs.imports ?? []), record];
+    const contentVersion = await update.commit(`import-geotiff ${array} from ${params.input}`, { imports });
     return { array, chunks, window: placed.window, contentVersion, aggregateLevels: update.aggregateLevels };
   } catch (err) {
     await update.abort();

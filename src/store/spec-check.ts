@@ -5,6 +5,7 @@
 import { DatasetError, ServiceError, ValidationError } from '../errors.js';
 import { DATASET_CRS_EPSG } from './crs.js';
 import { HOURLY_FIELDS, type DatasetAttrs, type DatasetSpec, type HourlyField } from './dataset-types.js';
+import { checkProvenanceAttrs } from './provenance.js';
 
 /** Builds the error to throw for a failed check. */
 export type Fail = (detail: string) => ServiceError;
@@ -80,6 +81,7 @@ export function checkAttrs(value: unknown, fail: Fail): Omit<DatasetAttrs, 'Conv
     content_version: str(obj, 'content_version', fail, where),
     fields,
     attribution: str(obj, 'attribution', fail, where),
+    ...checkProvenanceAttrs(obj, fail, where),
   };
 }
 

@@ -19,11 +19,12 @@ export interface StoreUpdate {
   /** Stages the new content of a store file (e.g. `outdoor/0/0`); nothing changes in the store yet. */
   stage(key: string, bytes: Uint8Array): Promise<void>;
   /**
-   * Replaces the staged files, bumps `content_version`, appends `history`; returns the new content version. Stored
+   * Replaces the staged files, bumps `content_version`, appends `history`, sets the group attributes in `attrs` (what
+   * the change records of itself, such as `imports`); returns the new content version. Stored
    * aggregates no longer sum the store's chunks after that, so the new manifest drops them (queries then decode every
    * chunk) until they are written again (`aggregateLevels` says which were there).
    */
-  commit(historyLine: string): Promise<string>;
+  commit(historyLine: string, attrs?: Readonly<Record<string, unknown>>): Promise<string>;
   /** The levels of the stored aggregates the store had when the update began (empty: none). */
   readonly aggregateLevels: readonly number[];
   /** Drops everything staged. */
@@ -99,10 +100,10 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       // Chunks get new manifest entries; other files (none today) are not listed.
       if (manifest.chunks.has(key)) entries.set(key, chunkEntry(key, bytes));
     },
-    async commit(historyLine) {
+    async commit(historyLine, changed = {}) {
       if (!open) throw new DatasetError('The store update is already finished.');
       open = false;
-      const attrs = { ...(metadata['.zattrs'] as Record<string, unknown>) };
+      const attrs = { ...(metadata['.zattrs'] as Record<string, unknown>), ...changed };
       const version = bumpContentVersion(String(attrs.content_version ?? '0'));
       attrs.content_version = version;
       const history = typeof attrs.history === 'string' && attrs.history !== '' ? `${attrs.history}\n` : '';

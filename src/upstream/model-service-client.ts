@@ -98,6 +98,9 @@ export function checkDatasetInfo(name: string, body: Json): DatasetInfo {
     !Number.isInteger(grid.ny) || !positive(grid.nx) || !positive(grid.ny) || grid.crs_epsg !== 31370) {
     throw malformed(name, 'no valid EPSG:31370 grid');
   }
+  if (body.provenance !== undefined && !(isObject(body.provenance) && typeof body.provenance.label === 'string')) {
+    throw malformed(name, 'a provenance without a label');
+  }
   return body as unknown as DatasetInfo;
 }
 

@@ -15,6 +15,7 @@
  */
 import type { DamagedDatasetSummary } from '../store/damage-registry.js';
 import type { HourlyField, StaticArray } from '../store/dataset-types.js';
+import type { DatasetProvenance } from '../store/provenance.js';
 
 /** `service` of the health answer. */
 export const MODEL_SERVICE_NAME = 'svc-model-service';
@@ -88,6 +89,11 @@ export interface DatasetInfo {
   readonly timezone: string;
   readonly content_version: string;
   readonly fields: readonly HourlyField[];
+  /**
+   * What made the data, from the dataset's attributes (store/provenance.ts); `label` is the sentence shown with the
+   * data. Optional: a model service that sends none leaves the map's attribution to the city's.
+   */
+  readonly provenance?: DatasetProvenance;
   /** The grid of slices: EPSG:31370, cell (row, col) centred at (x0 + col·res, y0 − row·res); row 0 is north. */
   readonly grid: {
     readonly crs_epsg: number;

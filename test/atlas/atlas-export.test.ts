@@ -1,12 +1,16 @@
 /**
  * `svc atlas export` on the fixture: every figure as a Cloud-Optimized GeoTIFF that GDAL reads on the dataset's exact
- * grid, values equal to the precomputed grid, atlas.json with the figures and summaries; refusals (no precompute, a
- * stale one) with exit code 2 and nothing written; a failed write leaves no partial file.
+ * grid, values equal to the precomputed grid, atlas.json with the figures and summaries; what made the data (the
+ * stand-in model, its version and seed) in atlas.json, every GeoTIFF's metadata and the PMTiles metadata, read from
+ * the dataset's attributes (an imported dataset is not called a stand-in); the limiting pollutant's unit and named
+ * classes as GDAL reads them; refusals (no precompute, a stale one) with exit code 2 and nothing written; a failed
+ * write leaves no partial file.
  */
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAtlas } from '../../src/atlas/atlas-export.js';
+import { PMTiles } from 'pmtiles';
 import { ATLAS_FIGURES, figureFile } from '../../src/compute/precompute-figures.js';
 import { getCity } from '../../src/cities/catalog.js';
 import { computeDataset } from '../../src/compute/dataset-cache.js';
@@ -17,7 +21,9 @@ import { main } from '../../src/cli/main.js';
 import { ValidationError } from '../../src/errors.js';
 import { precomputeCity } from '../../src/services/precompute.js';
 import { openGridGroup } from '../../src/store/grid-group-reader.js';
+import { provenanceOf, type DatasetProvenance } from '../../src/store/provenance.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
+import { FIXTURE_SEED } from '../helpers/fixture-paths.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { gdalRead, hasGdalPython } from '../helpers/gdal-read.js';
 import { tempDir } from '../store/helpers.js';
@@ -33,6 +39,19 @@ beforeAll(async () => {
   await cp(join(await fixtureDataDir(), DATASET), join(dataDir, DATASET), { recursive: true });
 }, 60_000);
 afterAll(() => root.cleanup());
+
+/** The metadata of a PMTiles archive, read with the pmtiles reader. */
+async function pmtilesMetadata(path: string): Promise<Record<string, any>> {
+  const bytes = await readFile(path);
+  const archive = new PMTiles({
+    getKey: () => path,
+    getBytes: async (offset: number, length: number) => ({ data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length) }),
+  });
+  return (await archive.getMetadata()) as Record<string, any>;
+}
+
+/** The files an export writes: every figure, the limiting pollutant's PAM sidecar, atlas.json and the archive. */
+const EXPORTED = [...ATLAS_FIGURES.map(figureFile), 'air_limiting_pollutant.tif.aux.xml', 'atlas.json', 'brussels-annual.pmtiles'].sort();
 
 /** Runs `svc atlas export` in this process; its exit code. */
 async function svcExport(out: string): Promise<number> {
@@ -60,9 +79,10 @@ describe('svc atlas export', () => {
       expect(await svcExport(out())).toBe(0);
     }, 120_000);
 
-    it.skipIf(!hasGdalPython)('writes every figure as a valid COG on the dataset grid, as precomputed', async () => {
+    it.skipIf(!hasGdalPython)('writes every figure as a valid COG on the dataset grid, as precomputed, saying what made it', async () => {
       const reader = await openDataset(join(dataDir, DATASET));
       const { nx, ny, x0, y0, resolution_m: res } = reader.grid;
+      const { attrs } = reader;
       const group = (await openGridGroup(join(dataDir, `${DATASET}.precomputed`), ny, nx))!;
       for (const figure of ATLAS_FIGURES) {
         const view = gdalRead(join(out(), figureFile(figure)));
@@ -74,11 +94,35 @@ describe('svc atlas export', () => {
         expect(view.description).toBe(figure.field);
         expect(view.unit).toBe(figure.unit);
         expect(view.nodata).toBe(-9999);
+        expect(view.metadata, figure.field).toMatchObject({
+          FIGURE: figure.field, CITY: 'brussels', DATASET,
+          PROVENANCE: expect.stringMatching(/^Synthetic data, not a simulation or measurements of the city: svc-api stand-in city model \(version \d+, seed 7\)\.$/),
+          STAND_IN: 'yes', MODEL: 'svc-api stand-in city model', MODEL_KIND: 'stand-in', MODEL_VERSION: attrs.model_version,
+          MODEL_SEED: String(FIXTURE_SEED), SOURCE: attrs.source, CONTENT_VERSION: attrs.content_version,
+          DATASET_GENERATED_UTC: attrs.generated_utc, ATTRIBUTION: city.attribution,
+        });
+        expect(view.metadata.IMPORTS).toBeUndefined();
+        if (figure.categories === undefined) expect([view.categories, view.rat, view.bandMetadata]).toEqual([[], null, {}]);
         const grid = await group.read(figure.grid);
         const want = grid.map((v) => (Number.isNaN(v) ? -9999 : v));
         expect(Buffer.from(view.values.buffer).equals(Buffer.from(want.buffer)), figure.field).toBe(true);
         expect(grid.some((v) => Number.isNaN(v)) && grid.some((v) => !Number.isNaN(v))).toBe(true);
       }
+    });
+
+    it.skipIf(!hasGdalPython)('names the limiting pollutant\'s classes for GDAL, with a unit, and writes concentrations in µg/m³', () => {
+      const view = gdalRead(join(out(), 'air_limiting_pollutant.tif'));
+      expect(view.unit).toBe('code');
+      // Category names: entry i names value i (codes 1, 2, 3; 0 is no class).
+      expect(view.categories).toEqual(['', 'NO2', 'PM2.5', 'PM10']);
+      // The raster attribute table with the map legend's Okabe–Ito colours.
+      expect(view.rat).toEqual({
+        columns: ['Value', 'Name', 'Red', 'Green', 'Blue'],
+        rows: [[1, 'NO2', 0, 114, 178], [2, 'PM2.5', 230, 159, 0], [3, 'PM10', 0, 158, 115]],
+      });
+      // In the file itself too, for a reader without the sidecar.
+      expect(view.bandMetadata).toEqual({ CATEGORIES: '1: NO2; 2: PM2.5; 3: PM10' });
+      for (const p of ['no2', 'pm25', 'pm10']) expect(gdalRead(join(out(), `air_annual_mean_ugm3_${p}.tif`)).unit).toBe('µg/m³');
     });
 
     it('holds at every outdoor cell the field of the statistics answered at its centre (point sampling)', async () => {
@@ -136,7 +180,61 @@ describe('svc atlas export', () => {
       }
       expect(atlas.annual_tiles).toMatchObject({ file: 'brussels-annual.pmtiles', layers: ['annual_air', 'annual_wind', 'annual_thermal'] });
       expect(atlas.annual_tiles.tiles).toBeGreaterThan(0);
-      expect((await readdir(out())).sort()).toEqual([...ATLAS_FIGURES.map(figureFile), 'atlas.json', 'brussels-annual.pmtiles'].sort());
+      expect((await readdir(out())).sort()).toEqual(EXPORTED);
+    });
+
+    it('says what made the data in atlas.json and the PMTiles metadata: the stand-in model, its version and seed', async () => {
+      const attrs = (await openDataset(join(dataDir, DATASET))).attrs;
+      const atlas = JSON.parse(await readFile(join(out(), 'atlas.json'), 'utf8'));
+      const want: DatasetProvenance = provenanceOf(attrs);
+      expect(atlas.provenance).toEqual(want);
+      expect(atlas.provenance).toMatchObject({
+        model: 'svc-api stand-in city model', model_kind: 'stand-in', seed: FIXTURE_SEED, stand_in: true, imports: [],
+        model_version: expect.stringMatching(/^\d+$/), content_version: attrs.content_version,
+      });
+      expect(atlas.attribution).toBe(`${want.label} ${city.attribution}`);
+      const limiting = atlas.figures.find((f: { field: string }) => f.field === 'air.limiting_pollutant');
+      expect(limiting).toMatchObject({
+        unit: 'code', categories_file: 'air_limiting_pollutant.tif.aux.xml',
+        categories: [{ value: 1, name: 'NO2' }, { value: 2, name: 'PM2.5' }, { value: 3, name: 'PM10' }],
+      });
+      expect(atlas.figures.find((f: { field: string }) => f.field === 'air.annual_mean_ugm3.no2').unit).toBe('µg/m³');
+      expect(JSON.stringify(atlas)).not.toMatch(/µg\/m3/);
+      const metadata = await pmtilesMetadata(join(out(), 'brussels-annual.pmtiles'));
+      expect(metadata.attribution).toBe(atlas.attribution);
+      expect(metadata.provenance).toEqual(want);
+      expect(metadata.figures.annual_air.annual_mean_ugm3_no2.unit).toBe('µg/m³');
+    });
+
+    it('labels a dataset whose every array was imported by its attributes, not as the stand-in', async () => {
+      const storeDir = join(dataDir, DATASET);
+      const reader = await openDataset(storeDir);
+      const originals = await Promise.all(['.zattrs', '.zmetadata'].map((f) => readFile(join(storeDir, f), 'utf8')));
+      const imports = [...reader.fields, 'outdoor', 'building_height']
+        .map((array) => ({ array, source: 'PALM-4U Brussels run 2024', imported_utc: '2026-11-28T10:00:00Z', whole_grid: true }));
+      // As `svc data import-geotiff` leaves it after every array (same content version: the precompute stays current).
+      const zattrs = { ...JSON.parse(originals[0]!), imports };
+      const zmetadata = JSON.parse(originals[1]!);
+      zmetadata.metadata['.zattrs'] = zattrs;
+      await writeFile(join(storeDir, '.zattrs'), JSON.stringify(zattrs));
+      await writeFile(join(storeDir, '.zmetadata'), JSON.stringify(zmetadata));
+      const target = join(root.dir, 'imported');
+      try {
+        await exportAtlas(dataDir, city, target);
+      } finally {
+        await writeFile(join(storeDir, '.zattrs'), originals[0]!);
+        await writeFile(join(storeDir, '.zmetadata'), originals[1]!);
+      }
+      const atlas = JSON.parse(await readFile(join(target, 'atlas.json'), 'utf8'));
+      expect(atlas.provenance).toMatchObject({ stand_in: false, imports });
+      expect(atlas.provenance.label).toMatch(/^Imported data: no2 \(whole grid, from 'PALM-4U Brussels run 2024'\)/);
+      const metadata = await pmtilesMetadata(join(target, 'brussels-annual.pmtiles'));
+      for (const text of [atlas.attribution, metadata.attribution, JSON.stringify(metadata.provenance)]) expect(text).not.toMatch(/Synthetic/);
+      if (hasGdalPython) {
+        const view = gdalRead(join(target, 'air_rating.tif'));
+        expect(view.metadata).toMatchObject({ STAND_IN: 'no', PROVENANCE: atlas.provenance.label });
+        expect(view.metadata.IMPORTS).toMatch(/^no2 \(whole grid\) from 'PALM-4U Brussels run 2024' at 2026-11-28T10:00:00Z; /);
+      }
     });
 
     it('leaves no partial file when a write fails, and the files written before intact', async () => {

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { FIELD_ENCODINGS } from '../../src/store/dataset-types.js';
+import { provenanceOf } from '../../src/store/provenance.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
 import { makeGeoTiff } from '../store/gdal-tiff.js';
 import { rawValue, smallSpec, syntheticStatics, tempDir, writeSynthetic } from '../store/helpers.js';
@@ -136,5 +137,44 @@ describe('svc data import-geotiff', () => {
     const { code, stderr } = await svc('--data', root.dir, '--input', join(root.dir, 'outdoor.tif'), '--array', 'outdoor');
     expect(code).toBe(1);
     expect(stderr).toMatch(/consolidated metadata \(.zmetadata\) is missing/);
+  });
+});
+
+describe('svc data import-geotiff records what it imported', () => {
+  const standIn = { model: 'svc-api stand-in city model', model_kind: 'stand-in', model_version: '4', model_seed: 42 };
+  let root: { dir: string; cleanup: () => Promise<void> };
+  let data: string;
+
+  beforeAll(async () => {
+    root = await tempDir('import-provenance');
+    data = join(root.dir, 'ds');
+    await writeSynthetic(data, smallSpec(standIn));
+  });
+  afterAll(() => root.cleanup());
+
+  /** A GeoTIFF of the whole 7 × 11 grid (one band, or one per hour). */
+  const whole = (name: string, bands = 1) => makeGeoTiff(root.dir, name, { rows: 11, cols: 7, bands, value: () => 1, ulx: CORNER_X, uly: CORNER_Y, pixel: 2 });
+
+  it('adds each import to the dataset\'s imports, with its source, and keeps the stand-in label until every array is replaced', async () => {
+    const part = makeGeoTiff(root.dir, 'part', { rows: 2, cols: 3, value: () => 1, ulx: CORNER_X, uly: CORNER_Y, pixel: 2 });
+    expect((await svc('--data', data, '--input', part, '--array', 'outdoor', '--source', 'Survey 2024')).code).toBe(0);
+    let attrs = (await openDataset(data)).attrs;
+    expect(attrs.imports).toEqual([{ array: 'outdoor', source: 'Survey 2024', imported_utc: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), whole_grid: false }]);
+    expect(attrs).toMatchObject(standIn);
+    expect(provenanceOf(attrs)).toMatchObject({ stand_in: true, label: expect.stringMatching(/^Synthetic data, .*; imported since: outdoor \(part of the grid, from 'Survey 2024'\)\.$/) });
+    expect((await svc('--data', data, '--input', whole('o'), '--array', 'outdoor')).code).toBe(0);
+    expect((await svc('--data', data, '--input', whole('h'), '--array', 'building_height')).code).toBe(0);
+    expect((await svc('--data', data, '--input', whole('n', 30), '--array', 'no2', '--band-hours', '--source', 'PALM-4U run')).code).toBe(0);
+    expect(provenanceOf((await openDataset(data)).attrs).stand_in).toBe(true);
+    expect((await svc('--data', data, '--input', whole('u', 30), '--array', 'ucomfort', '--band-hours', '--source', 'PALM-4U run')).code).toBe(0);
+    attrs = (await openDataset(data)).attrs;
+    expect(attrs.imports!.map((i) => [i.array, i.source, i.whole_grid])).toEqual([
+      ['outdoor', 'Survey 2024', false], ['outdoor', 'o.tif', true], ['building_height', 'h.tif', true],
+      ['no2', 'PALM-4U run', true], ['ucomfort', 'PALM-4U run', true],
+    ]);
+    const p = provenanceOf(attrs);
+    expect(p.stand_in).toBe(false);
+    expect(p.label).toMatch(/^Imported data: /);
+    expect(p.label).not.toMatch(/Synthetic/);
   });
 });

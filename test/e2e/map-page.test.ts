@@ -194,8 +194,10 @@ describe.runIf(runs)('the map page in a browser', () => {
     await page.locator('#cell-panel').waitFor({ state: 'visible' });
     const values = await page.textContent('#cell-body .cell-values');
     expect(values).toMatch(/Air rating\d+(\.\d)? out of 10/);
-    expect(values).toMatch(/Annual mean NO2\d+(\.\d)? µg\/m3/);
+    expect(values).toMatch(/Annual mean NO2\d+(\.\d)? µg\/m³/);
+    // A coded figure shows its class name, without the unit `code`.
     expect(values).toMatch(/Limiting pollutant(NO2|PM2\.5|PM10)/);
+    expect(values).not.toMatch(/code/);
     expect(await page.getAttribute('#cell-body a.cell-link', 'href')).toMatch(/^\/v1\/historical\/stats\?lat=50\.\d{5}&lon=4\.\d{5}$/);
 
     // Back to live and forecast: the timed layer and its controls return.
@@ -251,6 +253,21 @@ describe.runIf(runs)('the map page in a browser', () => {
     await catalog;
     expect(await page.locator('#banner').isHidden()).toBe(true);
     expect(await page.evaluate(() => (window as any).__map.getCenter().toArray())).toEqual(center);
+    await page.close();
+  });
+
+  it('says what made the data in the attribution, first and in bold, in view without scrolling the panel', async () => {
+    const { page, problems } = await open(`#key=${key}`);
+    const attribution = page.locator('#attribution');
+    const text = await attribution.textContent();
+    expect(text).toMatch(/^Synthetic data, not a simulation or measurements of the city: svc-api stand-in city model \(version \d+, seed 7\)\. Street-level model © svc-api; /);
+    expect(await attribution.locator('strong').textContent()).toMatch(/^Synthetic data, .*\(version \d+, seed 7\)\.$/);
+    // The panel is taller than the window; its attribution stays on screen, at its foot.
+    expect(await page.evaluate(() => { const p = document.querySelector('.panel')!; return p.scrollHeight > p.clientHeight; })).toBe(true);
+    const box = (await attribution.boundingBox())!;
+    expect(box.y).toBeGreaterThan(600);
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(problems).toEqual([]);
     await page.close();
   });
 

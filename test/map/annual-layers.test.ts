@@ -24,6 +24,7 @@ import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
 import { openGridGroup } from '../../src/store/grid-group-reader.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
+import { FIXTURE_SEED } from '../helpers/fixture-paths.js';
 import { fixtureDataDir, precomputedFixture } from '../helpers/fixtures.js';
 import { expectProblem, startE2eServer, type E2eServer } from '../e2e/support/e2e-server.js';
 import { tempDir } from '../store/helpers.js';
@@ -103,13 +104,17 @@ describe('annual layers where a current precompute exists', () => {
     const airFigures = ATLAS_FIGURES.filter((f) => f.block === 'air');
     expect(Object.keys(doc.figures)).toEqual(airFigures.map(figureProperty));
     expect(doc.figures.annual_mean_ugm3_no2).toMatchObject({
-      field: 'air.annual_mean_ugm3.no2', unit: 'µg/m3', decimals: 1,
+      field: 'air.annual_mean_ugm3.no2', unit: 'µg/m³', decimals: 1,
       legend: { based_on: 'air-no2', fields: ['annual_mean_ugm3_no2'], kind: 'classes' },
     });
     const scale = (await svc.get('/v1/scales/air-no2')).json;
     expect(doc.figures.annual_mean_ugm3_no2.legend.classes).toEqual(scale.classes);
     expect(doc.figures.rating.legend).toMatchObject({ kind: 'gradient', fields: ['rating'], classes: expect.arrayContaining([expect.objectContaining({ label: 'Excellent' })]) });
     expect(doc.figures.limiting_pollutant.legend.classes.map((c: { label: string }) => c.label)).toEqual(['NO2', 'PM2.5', 'PM10']);
+    expect(doc.figures.limiting_pollutant).toMatchObject({ unit: 'code', decimals: 0 });
+    // What made the data: the fixture is the stand-in's, and the attribution says so first.
+    expect(doc.provenance).toMatchObject({ stand_in: true, model_kind: 'stand-in', seed: FIXTURE_SEED });
+    expect(doc.attribution).toMatch(/^Synthetic data, not a simulation or measurements of the city: svc-api stand-in city model \(version \d+, seed 7\)\. Street-level model/);
     const thermal = (await svc.get(catalog.static.annual_thermal.tilejson)).json;
     expect(thermal.figures.min_utci_c.legend.based_on).toBe('thermal-utci');
     const wind = (await svc.get(catalog.static.annual_wind.tilejson)).json;

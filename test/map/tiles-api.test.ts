@@ -6,6 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCity } from '../../src/cities/catalog.js';
 import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { signedQuery } from '../../src/map/url-signing.js';
 import { tilesCovering, type MercatorBox } from '../../src/map/web-mercator-tiles.js';
@@ -59,6 +60,10 @@ describe('TileJSON', () => {
       vector_layers: [{ id: 'UTCI', minzoom: 15, maxzoom: 16, fields: { UTCI: 'Temperature UTCI (degrees C): UTCI at pedestrian level' } }],
     });
     expect(doc.attribution).toMatch(/svc-api/);
+    // What made the data, from the dataset's attributes through the model service: this synthetic test city
+    // records no model, and says so rather than passing for the stand-in (or for measurements).
+    expect(doc.provenance).toMatchObject({ stand_in: false, model: null, seed: null, label: 'test (no model, version or seed recorded in the dataset)' });
+    expect(doc.attribution).toBe(`${doc.provenance.label} ${getCity('brussels')!.attribution}`);
     const [w, s, e, n] = doc.bounds;
     expect(w).toBeLessThan(4.3519);
     expect(e).toBeGreaterThan(4.3519);

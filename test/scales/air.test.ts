@@ -46,11 +46,11 @@ describe('single-pollutant scales', () => {
     ['air-pm25', 'pm25', 'C_PM25'],
     ['air-pm10', 'pm10', 'C_PM10'],
   ] as const) {
-    it(`${id} classes ${field} on the hourly BelAQI bounds in µg/m3`, () => {
+    it(`${id} classes ${field} on the hourly BelAQI bounds in µg/m³`, () => {
       const s = getScale(id)!;
       const bounds = SPEC_THRESHOLDS[key].bounds;
       expect(s.kind).toBe('classes');
-      expect(s.unit).toBe('µg/m3');
+      expect(s.unit).toBe('µg/m³');
       expect(s.fields).toEqual([field]);
       expect(s.classes.map((c) => c.label)).toEqual(LABELS);
       expect(s.classes.map((c) => c.color)).toEqual(COLORS);

@@ -1,6 +1,7 @@
 /**
  * The Cloud-Optimized GeoTIFF writer against GDAL: georeferencing, tiling, overviews, nodata, description, unit and
- * metadata as GDAL reads them, the COG validator of python3-gdal (full check), and every value read back.
+ * metadata as GDAL reads them (&, < and quotes included), the COG validator of python3-gdal (full check), and every
+ * value read back.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ function grid(width: number, height: number, overrides: Partial<CogGrid> = {}): 
   return {
     width, height, values, epsg: 31370, originX: 148_000, originY: 171_500, cellSize: 2.5, nodata: -9999,
     resampling: 'average', description: 'thermal.min_utci_c', unit: '°C',
-    metadata: { MEANING: 'Lowest hourly UTCI – in °C' }, ...overrides,
+    metadata: { MEANING: 'Lowest hourly UTCI – in °C & "<b>"' }, ...overrides,
   };
 }
 
@@ -46,7 +47,7 @@ describe.skipIf(!hasGdalPython)('encodeCog', () => {
     expect(view.description).toBe('thermal.min_utci_c');
     expect(view.unit).toBe('°C');
     expect(view.nodata).toBe(-9999);
-    expect(view.metadata.MEANING).toBe('Lowest hourly UTCI – in °C');
+    expect(view.metadata.MEANING).toBe('Lowest hourly UTCI – in °C & "<b>"');
     const want = g.values.map((v) => (Number.isNaN(v) ? -9999 : v));
     expect(Buffer.from(view.values.buffer).equals(Buffer.from(want.buffer))).toBe(true);
   });

@@ -31,7 +31,7 @@ describe('grid bodies', () => {
     expect(() => readFloat32Grid('model service', answer(new Uint8Array(bytes), headers))).toThrow(UpstreamError);
   });
 
-  it('refuse a static array of another element type, and a dataset description without a Lambert 72 grid', async () => {
+  it('refuse a static array of another element type, and a dataset description without a Lambert 72 grid or with an unlabelled provenance', async () => {
     const upstream: Upstream = {
       name: 'model service',
       request: async () => answer(floats([1, 2]), { 'x-grid-nx': '2', 'x-grid-ny': '1', 'x-array-dtype': 'float32' }),
@@ -40,7 +40,11 @@ describe('grid bodies', () => {
     const grid = { crs_epsg: 31370, nx: 2, ny: 2, x0: 0, y0: 0, resolution_m: 10 };
     const info = { dataset: 'd', content_version: 'v', fields: ['utci'], grid };
     expect(checkDatasetInfo('model service', info)).toBe(info);
-    for (const bad of [{ ...info, grid: { ...grid, crs_epsg: 4326 } }, { ...info, grid: { ...grid, nx: 1.5 } }, { ...info, fields: 'utci' }, { ...info, content_version: 3 }]) {
+    // A provenance is optional; one without its label is malformed.
+    const labelled = { ...info, provenance: { label: 'Model: PALM-4U.', stand_in: false } };
+    expect(checkDatasetInfo('model service', labelled)).toBe(labelled);
+    for (const bad of [{ ...info, grid: { ...grid, crs_epsg: 4326 } }, { ...info, grid: { ...grid, nx: 1.5 } }, { ...info, fields: 'utci' }, { ...info, content_version: 3 },
+      { ...info, provenance: { stand_in: true } }, { ...info, provenance: 'stand-in' }]) {
       expect(() => checkDatasetInfo('model service', bad)).toThrow(UpstreamError);
     }
   });

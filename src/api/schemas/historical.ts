@@ -37,7 +37,7 @@ const AirBlock = Type.Object(
     hours_graded: Type.Integer({ description: 'Hours with valid data.' }),
     annual_mean_ugm3: Type.Object(
       { no2: nullable(Type.Number()), pm25: nullable(Type.Number()), pm10: nullable(Type.Number()) },
-      { description: 'Yearly mean concentration per pollutant, µg/m3; null where there is no data.' },
+      { description: 'Yearly mean concentration per pollutant, µg/m³; null where there is no data.' },
     ),
     pollutant_scores: perKey('Per-pollutant subscore 0 to 10; score is the lowest.'),
     limiting_pollutants: Type.Array(Type.String(), { description: 'Every pollutant on the lowest subscore, ordered no2, pm25, pm10.' }),

@@ -6,7 +6,7 @@
  * rule may answer 400 first.
  */
 import { Type } from 'typebox';
-import { CityRefSchema } from './common.js';
+import { CityRefSchema, nullable } from './common.js';
 
 const signedUrl = (what: string) =>
   Type.String({ pattern: '^/v1/map/', description: `Root-relative URL of the TileJSON of ${what}, signed with exp and sig for the presented key.` });
@@ -54,6 +54,22 @@ export const MapCatalogSchema = Type.Object({
   forecast: Type.Array(TimestepSchema, { description: 'Upcoming timesteps in time order; spacing is irregular (hourly, then 3-hourly).' }),
 });
 
+/** What made the data (store/provenance.ts), as TileJSON and the atlas files publish it. */
+export const ProvenanceSchema = Type.Object({
+  label: Type.String({ description: 'The sentence shown with the data; the attribution starts with it.' }),
+  stand_in: Type.Boolean({ description: 'True while any value is synthetic data of the stand-in model (not every array replaced by a whole-grid import).' }),
+  model: nullable(Type.String({ description: 'The model that made the data, from the dataset\'s attributes.' })),
+  model_kind: nullable(Type.String({ description: 'stand-in for the seeded synthetic generator; else the dataset\'s own word.' })),
+  model_version: nullable(Type.String()),
+  seed: nullable(Type.Integer({ description: 'Seed of the stand-in generator.' })),
+  source: nullable(Type.String({ description: 'The dataset\'s CF source attribute: how the data were made, in words.' })),
+  imports: Type.Array(Type.Object({
+    array: Type.String(), source: Type.String(), imported_utc: Type.String(), whole_grid: Type.Boolean(),
+  }), { description: 'The GeoTIFF imports (svc data import-geotiff) that replaced data since, oldest first.' }),
+  content_version: Type.String(),
+  generated_utc: Type.String({ description: 'When the dataset was written.' }),
+}, { description: 'Extension: what made the data, read from the dataset\'s own attributes.' });
+
 /** TileJSON 3.0.0 of one tileset. */
 export const TileJsonSchema = Type.Object({
   tilejson: Type.Literal('3.0.0'),
@@ -85,6 +101,7 @@ export const TileJsonSchema = Type.Object({
       description: 'What colours the property, in the shape of GET /v1/scales/{scale} (fields names the property); based_on names the existing scale it copies, when it does.',
     }),
   }), { description: 'Extension, annual layers only: per tile property, the figure it holds and its published legend.' })),
+  provenance: Type.Optional(ProvenanceSchema),
 });
 
 /** `exp` and `sig` as the catalog stamps them. */

@@ -61,7 +61,7 @@ const ScaleClass = Type.Object({
 
 const Threshold = Type.Object({
   field: Type.String(),
-  bounds: roArray(Type.Number(), { description: 'Upper bounds (inclusive) of classes 1 to 9, µg/m3.' }),
+  bounds: roArray(Type.Number(), { description: 'Upper bounds (inclusive) of classes 1 to 9, µg/m³.' }),
   zero_means_missing: Type.Optional(Type.Boolean()),
 });
 

@@ -13,8 +13,10 @@ Cloud-Optimized GeoTIFF per figure, named after the statistics field it holds wi
 (air_rating.tif, air_annual_mean_ugm3_no2.tif, wind_exceedance_pct_danger.tif, thermal_comfort_pct.tif, ...:
 float32, EPSG:31370 on the dataset's grid, nodata -9999 for buildings), atlas.json (the figures with units and
 meanings, the dataset, reference year, and the share of the outdoor area in each rating and score band), and
-<city>-annual.pmtiles (the annual map layers as one PMTiles archive, for static hosting). Files are replaced whole;
-an interrupted export leaves none half-written.
+<city>-annual.pmtiles (the annual map layers as one PMTiles archive, for static hosting). Every file says what
+made the data, as the dataset's attributes record it (model, version, seed, imports: GDAL metadata, atlas.json
+"provenance", PMTiles metadata); air_limiting_pollutant.tif.aux.xml names the pollutant codes for GDAL and QGIS.
+Files are replaced whole; an interrupted export leaves none half-written.
 Cities: ${streetLevelCities().map((c) => c.id).join(', ')}.`;
 
 /** `svc atlas export`. */

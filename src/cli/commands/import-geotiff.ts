@@ -13,7 +13,7 @@ import { importGeoTiff } from '../../store/geotiff-import.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../usage-error.js';
 
-const USAGE = `Usage: svc data import-geotiff --data DIR --input FILE.tif --array NAME [--band-hours]
+const USAGE = `Usage: svc data import-geotiff --data DIR --input FILE.tif --array NAME [--band-hours] [--source TEXT]
 
 Writes a GeoTIFF into an existing dataset (a Zarr group directory such as data/demo/brussels_extended):
   --data DIR      the dataset directory
@@ -22,11 +22,15 @@ Writes a GeoTIFF into an existing dataset (a Zarr group directory such as data/d
   --array NAME    outdoor (one band, 0 = building interior, 1 = outdoor), building_height (one band, metres), or an
                   hourly field the dataset holds: ${HOURLY_FIELDS.join(', ')}
   --band-hours    required for hourly fields: band i is hour i of the reference year (as many bands as hours);
-                  values are physical units (e.g. ug/m3, m/s, degC), packed with the field's scale and offset;
+                  values are physical units (e.g. µg/m³, m/s, °C), packed with the field's scale and offset;
                   GDAL nodata and NaN become missing values
+  --source TEXT   what the imported data are (e.g. "PALM-4U run 2024-03, VITO"); recorded in the dataset's
+                  \`imports\` and shown wherever the data's provenance is (atlas files, map attribution);
+                  default: the GeoTIFF's file name
 
 Only the chunks the GeoTIFF touches are rewritten; the store changes all at once, or not at all, and its
-content_version is bumped.`;
+content_version is bumped. The dataset records the import; once every array it holds has been imported over
+the whole grid, its files and map no longer call it the stand-in model's data.`;
 
 /** Parses the options strictly; a bad option or a stray argument is a usage error (exit code 2). */
 function parseOptions(args: string[]) {
@@ -37,6 +41,7 @@ function parseOptions(args: string[]) {
       allowPositionals: false,
       options: {
         data: { type: 'string' }, input: { type: 'string' }, array: { type: 'string' }, 'band-hours': { type: 'boolean' },
+        source: { type: 'string' },
       },
     }).values;
   } catch (err) {
@@ -64,6 +69,7 @@ export const importGeotiffCommand: Command = {
       input: resolve(values.input),
       array: array as StaticArray | HourlyField,
       bandHours: values['band-hours'] === true,
+      ...(values.source === undefined ? {} : { source: values.source }),
     });
     const w = result.window;
     console.log(
