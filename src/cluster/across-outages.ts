@@ -2,9 +2,10 @@
  * Doing one thing on NATS across a broker restart: a worker that finished a task while the server was away keeps the
  * result and delivers it once the link is back, instead of dropping it and letting the task run again elsewhere.
  *
- * Contract: `acrossOutages` runs `attempt` on the live connection. A failure while the link is up and unchanged is
- * the attempt's own and is rethrown at once; a failure that came with a lost connection (or the link being down) is
- * retried on the connection the link hands out next, until `boundMs` after the first such failure, then rethrown.
+ * Contract: `acrossOutages` runs `attempt` on the live connection. A failure while the link stayed up throughout is
+ * the attempt's own and is rethrown at once; a failure of an attempt the link was lost during (even if it is back
+ * already: a request sent just before a crash is never answered) is retried on the connection the link hands out,
+ * until `boundMs` after the first such failure, then rethrown.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import type { ClusterConnection, ClusterLink } from './nats-connection.js';
@@ -33,10 +34,11 @@ export async function acrossOutages<T>(link: ClusterLink, boundMs: number, attem
       deadline = Date.now() + boundMs;
       continue;
     }
+    const outages = link.outages;
     try {
       return await attempt(conn);
     } catch (err) {
-      if (link.current() === conn && !conn.nc.isClosed()) throw err;
+      if (link.outages === outages && link.current() === conn && !conn.nc.isClosed()) throw err;
       lastError = err;
       deadline ??= Date.now() + boundMs;
       if (Date.now() >= deadline) throw err;

@@ -53,6 +53,7 @@ export class ClusterLink {
   #downSince: number | undefined;
   /** Failed reconnection attempts since the connection was lost (the pause grows with them). */
   #attempts = 0;
+  #outages = 0;
   readonly #loop: Promise<void>;
 
   private constructor(private readonly options: ClusterLinkOptions) {
@@ -78,6 +79,11 @@ export class ClusterLink {
   /** Since when (ms since the epoch) the link has been down after being up; undefined while it is up. */
   downSince(): number | undefined {
     return this.#downSince;
+  }
+
+  /** Times the connection was lost since the start: an operation that saw this change lived through an outage. */
+  get outages(): number {
+    return this.#outages;
   }
 
   /**
@@ -202,6 +208,7 @@ export class ClusterLink {
     this.#conn = undefined;
     if (!wasUp || this.#closed) return;
     this.#downSince = Date.now();
+    this.#outages++;
     for (const listener of [...this.#listeners]) listener(undefined);
   }
 }
