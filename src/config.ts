@@ -29,11 +29,14 @@ export interface NatsConfig {
   readonly url: NonNullable<SettingValues['natsUrl']>;
   readonly ackWaitMs: SettingValues['natsAckWaitMs'];
   readonly maxDeliver: SettingValues['natsMaxDeliver'];
+  /** How long a precompute coordinator and a worker ride out a lost connection, ms. */
+  readonly outageMs: SettingValues['natsOutageMs'];
 }
 
 /** The settings `Config` gathers into `limits`, `geocoder` and `nats`. */
 type GroupedKey =
-  | keyof DefaultLimits | 'geocoder' | 'geocoderTimeoutMs' | 'geocoderUserAgent' | 'natsUrl' | 'natsAckWaitMs' | 'natsMaxDeliver';
+  | keyof DefaultLimits | 'geocoder' | 'geocoderTimeoutMs' | 'geocoderUserAgent' | 'natsUrl' | 'natsAckWaitMs' | 'natsMaxDeliver'
+  | 'natsOutageMs';
 
 /** The whole, validated configuration of one service process: every setting of the table, some in groups. */
 export type Config = Omit<SettingValues, GroupedKey> & {
@@ -46,9 +49,11 @@ export type Config = Omit<SettingValues, GroupedKey> & {
 };
 
 /** Settings a caller may override after the environment is read (CLI flags, tests); validated like the rest. */
-export type ConfigOverrides = Partial<Omit<Config, 'limits' | 'geocoder'>> & {
+export type ConfigOverrides = Partial<Omit<Config, 'limits' | 'geocoder' | 'nats'>> & {
   readonly limits?: Partial<DefaultLimits>;
   readonly geocoder?: GeocoderConfig;
+  /** A cluster to join; an outage bound it leaves out is the environment's (or the default). */
+  readonly nats?: Omit<NatsConfig, 'outageMs'> & Partial<Pick<NatsConfig, 'outageMs'>>;
 };
 
 /** Environment variable names, one per setting (documented in docs/operations.md). */
@@ -87,7 +92,7 @@ function readEnvironment(env: Environment, context: DefaultContext): Partial<Set
 function assemble(values: Partial<SettingValues>, context: DefaultContext): Config {
   const {
     secretPerMin, publishablePerMin, reportsPerDay, geocoder, geocoderTimeoutMs, geocoderUserAgent, natsUrl, natsAckWaitMs,
-    natsMaxDeliver, ...direct
+    natsMaxDeliver, natsOutageMs, ...direct
   } = values as SettingValues;
   return {
     ...direct,
@@ -95,7 +100,7 @@ function assemble(values: Partial<SettingValues>, context: DefaultContext): Conf
     version: context.version,
     limits: { secretPerMin, publishablePerMin, reportsPerDay },
     geocoder: geocoder.kind === 'embedded' ? geocoder : { ...geocoder, timeoutMs: geocoderTimeoutMs, userAgent: geocoderUserAgent },
-    nats: natsUrl === undefined ? undefined : { url: natsUrl, ackWaitMs: natsAckWaitMs, maxDeliver: natsMaxDeliver },
+    nats: natsUrl === undefined ? undefined : { url: natsUrl, ackWaitMs: natsAckWaitMs, maxDeliver: natsMaxDeliver, outageMs: natsOutageMs },
   };
 }
 
@@ -109,7 +114,7 @@ function valuesOf(config: Config): Partial<SettingValues> {
       ? { geocoder }
       : { geocoder: { kind: geocoder.kind, url: geocoder.url }, geocoderTimeoutMs: geocoder.timeoutMs, geocoderUserAgent: geocoder.userAgent }),
     natsUrl: nats?.url,
-    ...(nats !== undefined ? { natsAckWaitMs: nats.ackWaitMs, natsMaxDeliver: nats.maxDeliver } : {}),
+    ...(nats !== undefined ? { natsAckWaitMs: nats.ackWaitMs, natsMaxDeliver: nats.maxDeliver, natsOutageMs: nats.outageMs } : {}),
   };
 }
 
@@ -153,7 +158,9 @@ function frozen(config: Config): Config {
 
 /** The queue limits of a NATS cluster where no variable sets them: the table's defaults. */
 export function defaultNatsLimits(): Omit<NatsConfig, 'url'> {
-  return { ackWaitMs: read(SETTINGS.natsAckWaitMs, {}), maxDeliver: read(SETTINGS.natsMaxDeliver, {}) };
+  return {
+    ackWaitMs: read(SETTINGS.natsAckWaitMs, {}), maxDeliver: read(SETTINGS.natsMaxDeliver, {}), outageMs: read(SETTINGS.natsOutageMs, {}),
+  };
 }
 
 /**
@@ -173,6 +180,7 @@ export function loadConfig(env: Environment, overrides: ConfigOverrides = {}): C
     dataDir,
     limits: { ...fromEnv.limits, ...limits },
     geocoder: given.geocoder ?? fromEnv.geocoder,
+    nats: given.nats === undefined ? fromEnv.nats : { outageMs: read(SETTINGS.natsOutageMs, env), ...given.nats },
   };
   check(valuesOf(merged));
   return frozen(merged);

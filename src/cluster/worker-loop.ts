@@ -7,14 +7,22 @@
  * failure, or a kind this worker has no handler for → `nak` (another delivery, possibly on another worker); on the
  * last delivery the failure is delivered instead, as `UpstreamError` "failed on N deliveries". A result that cannot be
  * published leaves the task unacknowledged: it comes back after `ack_wait`. Long tasks report progress every
- * ack_wait/3 so they are not redelivered while they run. `stop()`: pulls no more, lets in-flight tasks finish within
+ * ack_wait/3 so they are not redelivered while they run.
+ *
+ * Across a broker restart (up to `outageBoundMs` away) nothing is lost or run twice: a result finished while NATS was
+ * away is kept and published once the link is back (same message id, so a publish that did land is not stored twice),
+ * then the task is acknowledged with the server's confirmation; the tasks in hand report progress as soon as the link
+ * returns; and a redelivered task whose result is already stored (its acknowledgement was lost) is acknowledged
+ * without running again. Pulling resumes by itself on the reconnected (or new) connection. `stop()`: pulls no more, lets in-flight tasks finish within
  * the grace period, then aborts the rest and naks them so another worker takes them at once.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { errorToData, ServiceError, UpstreamError } from '../errors.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
+import { acrossOutages, confirmAck } from './across-outages.js';
 import type { ClusterLink } from './nats-connection.js';
+import { storedResult } from './stored-tasks.js';
 import { RESULT_TO_HEADER, TASK_STREAM, TASK_SUBJECT_PREFIX, WORKER_CONSUMER } from './names.js';
 import { DELIVERY_HEADER, OUTCOME_HEADER } from './task-queue.js';
 import type { TaskContext, TaskHandler } from './task-types.js';
@@ -29,6 +37,8 @@ export interface WorkerLoopOptions {
   readonly workerId: string;
   /** How long `stop()` lets in-flight tasks finish before handing them back, ms (default 10 s). */
   readonly graceMs?: number;
+  /** How long a finished task's result and acknowledgement wait for a lost link to return, ms (default 60 s). */
+  readonly outageBoundMs?: number;
   readonly log?: Logger;
 }
 
@@ -43,6 +53,8 @@ export interface WorkerLoop {
 }
 
 const FETCH_EXPIRES_MS = 5_000;
+/** What a redelivered task's work yields when its result is already stored: acknowledge, do not run or publish. */
+const ALREADY_ANSWERED = Symbol('already answered');
 
 /** The context of a delivered task; ids are read from the message when first asked for. */
 function deliveryContext(msg: JsMsg, signal: AbortSignal, maxDeliver: number, workerId: string): TaskContext {
@@ -62,6 +74,7 @@ function deliveryContext(msg: JsMsg, signal: AbortSignal, maxDeliver: number, wo
 export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   const log = options.log ?? SILENT_LOGGER;
   const graceMs = options.graceMs ?? 10_000;
+  const outageBoundMs = options.outageBoundMs ?? 60_000;
   const inFlight = new Map<JsMsg, AbortController>();
   const running = new Set<Promise<void>>();
   /** Tasks whose handler is still running: the slots a fetch fills (a task delivering its result holds none). */
@@ -71,6 +84,20 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   let slotFreed: () => void = () => {};
   let fetching: { close(): Promise<void | Error> } | undefined;
 
+  /** Reports progress on a task in hand; a connection closed meanwhile is the link's to replace, not a failure. */
+  function working(msg: JsMsg): void {
+    try {
+      msg.working();
+    } catch {
+      // Reported again on the next beat, or when the link returns.
+    }
+  }
+
+  // Back from an outage: every task in hand reports progress at once, before the server's ack_wait hands it out again.
+  const unlisten = options.link.onChange((conn) => {
+    if (conn !== undefined) for (const msg of inFlight.keys()) working(msg);
+  });
+
   async function handle(msg: JsMsg, ackWaitMs: number, maxDeliver: number): Promise<void> {
     // The handler starts first: everything else (ids, heartbeat, the result's headers) is done while it runs, so a
     // short task's path from NATS to the compute thread and back holds no more than it must.
@@ -78,8 +105,11 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     const controller = new AbortController();
     const context = deliveryContext(msg, controller.signal, maxDeliver, options.workerId);
     const handler = options.handlers.get(kind);
-    const work = (async () => {
+    const work = (async (): Promise<Uint8Array | typeof ALREADY_ANSWERED> => {
       if (handler === undefined) throw new Error(`worker ${options.workerId} has no handler for task kind '${kind}'`);
+      // A redelivery may follow an acknowledgement lost with the server (the result stored, the ack not): not run twice.
+      const to = msg.redelivered ? msg.headers?.get(RESULT_TO_HEADER) : undefined;
+      if (to && (await acrossOutages(options.link, outageBoundMs, (conn) => storedResult(conn, to))) !== undefined) return ALREADY_ANSWERED;
       return handler(msg.data, context);
     })();
     // Observed by the race below; this keeps a failure during the set-up from leaving it unhandled.
@@ -104,7 +134,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       ({ taskId, deliveryCount: delivery } = context);
       resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
       h.set(DELIVERY_HEADER, String(delivery));
-      heartbeat = setInterval(() => msg.working(), Math.max(250, Math.floor(ackWaitMs / 3)));
+      heartbeat = setInterval(() => working(msg), Math.max(250, Math.floor(ackWaitMs / 3)));
     } catch (err) {
       // A delivery this worker cannot read: stop the task, hand it back, keep the slot until the thread is free.
       log.warn({ kind, err: (err as Error).message }, 'unreadable task delivery; handed back');
@@ -116,12 +146,15 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     }
     try {
       let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
+      let answered = false;
       try {
         // A handler that does not heed the signal is still let go of when the worker hands the task back.
         const aborted = new Promise<never>((_, reject) => {
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
         });
-        outcome = { ok: true, bytes: await Promise.race([work, aborted]) };
+        const value = await Promise.race([work, aborted]);
+        answered = value === ALREADY_ANSWERED;
+        outcome = { ok: true, bytes: value === ALREADY_ANSWERED ? new Uint8Array(0) : value };
       } catch (err) {
         if (controller.signal.aborted) {
           msg.nak();
@@ -142,30 +175,41 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       } finally {
         clearInterval(heartbeat);
       }
-      if (resultTo !== undefined) {
+      if (answered) {
+        log.info({ task: taskId, kind, delivery }, 'redelivered task already answered; acknowledged without running it');
+      } else if (resultTo !== undefined) {
         try {
-          const { js, nc } = options.link.require();
-          const max = nc.info?.max_payload;
-          if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
-            // Publishing would fail on every delivery: the answer is an error the operator can act on.
-            outcome = { ok: false, error: new UpstreamError(
-              `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
-                `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
-            ) };
-          }
+          // Kept across an outage: published (again, same id) on the connection the link hands out next.
+          await acrossOutages(options.link, outageBoundMs, async ({ js, nc }) => {
+            const max = nc.info?.max_payload;
+            if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
+              // Publishing would fail on every delivery: the answer is an error the operator can act on.
+              outcome = { ok: false, error: new UpstreamError(
+                `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
+                  `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
+              ) };
+            }
+            h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
+            const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
+            const published = js.publish(resultTo!, data, { headers: h, msgID: `${taskId}-${delivery}` });
+            release();
+            await published;
+          });
           if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
-          h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
-          const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
-          const published = js.publish(resultTo, data, { headers: h, msgID: `${taskId}-${delivery}` });
-          release();
-          await published;
         } catch (err) {
           // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
           log.warn({ task: taskId, kind, err: (err as Error).message }, 'result not delivered; the task will be redelivered');
           return;
         }
       }
-      msg.ack();
+      release();
+      try {
+        // Confirmed, and sent again after an outage: an acknowledgement lost with the server would run the task again.
+        await acrossOutages(options.link, outageBoundMs, (conn) => confirmAck(conn, msg));
+      } catch (err) {
+        // The result is stored: a redelivery finds it and is acknowledged without running (see ALREADY_ANSWERED).
+        log.warn({ task: taskId, kind, err: (err as Error).message }, 'acknowledgement not confirmed; a redelivery will find the stored result');
+      }
       completed++;
     } finally {
       clearInterval(heartbeat);
@@ -233,6 +277,7 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     },
     async stop() {
       stopping = true;
+      unlisten();
       slotFreed();
       await fetching?.close().catch(() => {});
       await pulling;

@@ -50,6 +50,8 @@ export interface WorkerNodeOptions {
   readonly maxDeliver: number;
   /** Grace period of a stop for in-flight tasks, ms. */
   readonly graceMs?: number;
+  /** How long a finished task's result waits for a lost link to return (`SVC_NATS_OUTAGE_MS`), ms; default 60 s. */
+  readonly outageMs?: number;
   readonly log?: Logger;
   /** Task kinds to serve; default WORKER_TASK_KINDS. */
   readonly kinds?: readonly TaskKindsFactory[];
@@ -85,7 +87,9 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
   for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
     for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);
   }
-  const loop = startWorkerLoop({ link, handlers, concurrency: threads, workerId, graceMs: options.graceMs, log });
+  const loop = startWorkerLoop({
+    link, handlers, concurrency: threads, workerId, graceMs: options.graceMs, outageBoundMs: options.outageMs, log,
+  });
   let stopping: Promise<void> | undefined;
   return {
     workerId,

@@ -187,6 +187,10 @@ export const SETTINGS = {
     env: 'SVC_NATS_MAX_DELIVER', kind: integer(1, 100), default: 3, onlyWith: 'nats',
     doc: 'deliveries of a compute task before it fails for good with a clear error',
   }),
+  natsOutageMs: setting({
+    env: 'SVC_NATS_OUTAGE_MS', kind: integer(1_000, 86_400_000), default: 60_000, onlyWith: 'nats',
+    doc: 'how long `svc precompute --nats` and `svc worker` ride out a lost connection to NATS (a broker restart) and go on by themselves; past it the precompute stops with an error saying how to resume, and a worker drops the result it holds (the task runs again). API nodes do not wait: they answer 502 at once ([cluster.md](cluster.md#broker-restarts))',
+  }),
 };
 
 /** The key of a setting. */

@@ -4,6 +4,10 @@
  * tasks. The requester id is fixed per dataset (`precompute-<dataset>`) and row tasks have stable ids, so a coordinator
  * that restarts within the queue's duplicate window finds the rows still in flight (their results are stored in
  * `SVC_RESULTS`) instead of queuing them twice; later, a row is simply queued again (rows are idempotent).
+ *
+ * A broker restart is ridden out for up to `SVC_NATS_OUTAGE_MS` (task-queue.ts `outage`): the rows awaited keep
+ * waiting, results stored meanwhile are picked up, rows the server lost are queued again; `downSince()` lets the
+ * progress bar show the outage. Past the bound the run fails with an error that says how to resume.
  */
 import type { PlannedCompute } from '../compute/planned-compute.js';
 import { defaultNatsLimits, type NatsConfig } from '../config.js';
@@ -21,6 +25,8 @@ const PRECOMPUTE_ROW_TIMEOUT_MS = 30 * 60_000;
 export interface ClusterPrecompute {
   readonly compute: PlannedCompute;
   readonly options: PrecomputeOptions;
+  /** Since when (ms since the epoch) the cluster has been unreachable; undefined while it is reachable. */
+  downSince(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -35,10 +41,18 @@ export async function clusterPrecompute(
   const notice = setTimeout(() => console.error(`Waiting for NATS at ${url} ...`), 2_000);
   await link.ready();
   clearTimeout(notice);
-  const queue = new NatsTaskQueue({ link, requesterId: `precompute-${dataset}`, defaultTimeoutMs: PRECOMPUTE_ROW_TIMEOUT_MS });
+  const queue = new NatsTaskQueue({
+    link, requesterId: `precompute-${dataset}`, defaultTimeoutMs: PRECOMPUTE_ROW_TIMEOUT_MS,
+    outage: {
+      boundMs: limits.outageMs,
+      advice: 'Rerun the same command once NATS is back to resume: rows already saved are kept, rows still queued are not ' +
+        'queued twice (raise SVC_NATS_OUTAGE_MS to wait longer).',
+    },
+  });
   return {
     compute: createNatsCompute({ queue, dataDir }),
     options: { concurrency: PRECOMPUTE_IN_FLIGHT, taskIdPrefix: `pre-${dataset}` },
+    downSince: () => link.downSince(),
     async close() {
       queue.close();
       await link.close();

@@ -23,7 +23,8 @@ export interface WorkerOptions {
 export function startWorker(config: Config & { nats: NatsConfig }, options: WorkerOptions): Promise<WorkerNode> {
   const { nats } = config;
   return startWorkerNode({
-    natsUrl: nats.url, dataDir: options.dataDir, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, log: options.logger,
+    natsUrl: nats.url, dataDir: options.dataDir, ackWaitMs: nats.ackWaitMs, maxDeliver: nats.maxDeliver, outageMs: nats.outageMs,
+    log: options.logger,
     ...(options.threads !== undefined ? { threads: options.threads } : {}),
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
     // Compute tasks, and report jobs: gathered over this worker's pool, rendered in its own threads.

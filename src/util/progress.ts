@@ -5,6 +5,11 @@
 export interface Progress {
   /** Adds `n` finished units. */
   tick(n?: number): void;
+  /**
+   * Shows `text` after the counts (a condition the user should know of, e.g. a lost connection) until it is replaced
+   * or cleared with undefined; off a TTY a changed note is printed at once when it appears or clears, else throttled.
+   */
+  note(text: string | undefined): void;
   /** Prints the final line. */
   done(): void;
 }
@@ -28,6 +33,7 @@ export function createProgress(
   const start = now();
   let doneUnits = 0;
   let lastPlain = -Infinity;
+  let noted: string | undefined;
 
   const line = (): string => {
     const fraction = total > 0 ? Math.min(1, doneUnits / total) : 1;
@@ -36,15 +42,31 @@ export function createProgress(
     const elapsed = (now() - start) / 1000;
     const eta = fraction > 0 ? (elapsed * (1 - fraction)) / fraction : Number.NaN;
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-    return `${label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}% ${doneUnits}/${total} elapsed ${formatDuration(elapsed)} ETA ${formatDuration(eta)}`;
+    const counts = `${label} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}% ${doneUnits}/${total}`;
+    return `${counts} elapsed ${formatDuration(elapsed)} ETA ${formatDuration(eta)}${noted === undefined ? '' : ` - ${noted}`}`;
+  };
+  // On a TTY the line is redrawn in place; `\x1b[K` clears what a longer line (with a note) left behind.
+  const redraw = (): void => {
+    stream.write(`\r${line()}\x1b[K`);
   };
 
   return {
     tick(n = 1) {
       doneUnits += n;
       if (stream.isTTY) {
-        stream.write(`\r${line()}`);
+        redraw();
       } else if (now() - lastPlain >= plainEveryMs) {
+        lastPlain = now();
+        stream.write(`${line()}\n`);
+      }
+    },
+    note(text) {
+      if (text === noted) return;
+      const appearsOrClears = (text === undefined) !== (noted === undefined);
+      noted = text;
+      if (stream.isTTY) {
+        redraw();
+      } else if (appearsOrClears || now() - lastPlain >= plainEveryMs) {
         lastPlain = now();
         stream.write(`${line()}\n`);
       }

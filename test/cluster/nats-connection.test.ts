@@ -73,7 +73,7 @@ describe('SVC_NATS_URL', () => {
   it('is off by default and read with its limits when set', () => {
     expect(loadConfig({}).nats).toBeUndefined();
     expect(loadConfig({ SVC_NATS_URL: 'nats://a:4222, nats://b:4222', SVC_NATS_ACK_WAIT_MS: '10000' }).nats).toEqual({
-      url: 'nats://a:4222, nats://b:4222', ackWaitMs: 10_000, maxDeliver: 3,
+      url: 'nats://a:4222, nats://b:4222', ackWaitMs: 10_000, maxDeliver: 3, outageMs: 60_000,
     });
   });
 

@@ -23,7 +23,8 @@ references are read once, when a process opens the dataset: restart the server (
 answers to use the new ones.
 With --nats URL the chunk rows are computed by the cluster's workers (svc worker) instead of local threads; this
 process plans, shows progress and writes the same output to DIR. Interrupted (this process or a worker), it resumes:
-rows already saved are skipped, rows still queued are not queued twice.
+rows already saved are skipped, rows still queued are not queued twice. A lost connection to NATS (a broker restart)
+is ridden out for up to SVC_NATS_OUTAGE_MS (default 60000): the bar shows the outage and the run goes on by itself.
 Cities: ${streetLevelCities().map((c) => c.id).join(', ')} (the cities answered by a street-level dataset; the others
 are answered by the nationwide dataset and have no grid of their own to precompute).`;
 
@@ -52,7 +53,7 @@ export const precomputeCommand: Command = {
     const cluster = nats === undefined ? undefined : await clusterPrecompute(nats.url, dataDir, city.dataset, nats);
     const compute = cluster?.compute ?? await createLocalCompute({ dataDir, threads });
     const started = performance.now();
-    const bar = precomputeBar(city.dataset);
+    const bar = precomputeBar(city.dataset, cluster?.downSince);
     try {
       const summary = await precomputeCity(compute, dataDir, city, bar, cluster?.options);
       bar.done();
@@ -63,6 +64,7 @@ export const precomputeCommand: Command = {
       );
       return 0;
     } finally {
+      bar.stop();
       await compute.close();
       await cluster?.close();
     }

@@ -13,8 +13,8 @@ export interface TestNatsServer {
   /** `nats://127.0.0.1:<port>`. */
   readonly url: string;
   readonly port: number;
-  /** Stops the server (SIGTERM, then SIGKILL); the store directory is kept. */
-  stop(): Promise<void>;
+  /** Stops the server (SIGTERM, then SIGKILL; or SIGKILL at once: a crash); the store directory is kept. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Starts it again on the same port and store. */
   start(): Promise<void>;
   /** Stops it and removes the store directory. */
@@ -70,12 +70,12 @@ export async function startNatsServer(extraArgs: readonly string[] = []): Promis
       throw new Error(`${(err as Error).message}\n${stderr}`);
     }
   };
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
     const proc = child;
     child = undefined;
     if (proc === undefined || proc.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-    proc.kill('SIGTERM');
+    proc.kill(signal);
     const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(timer);
