@@ -180,8 +180,8 @@ export const SETTINGS = {
     doc: 'the NATS JetStream cluster this node joins; unset: the embedded default, one process with its own compute pool, no NATS. Set: statistics, report surroundings and map tiles are computed by `svc worker` processes ([cluster.md](cluster.md)); this node still reads `SVC_DATA_DIR`: to plan queries, for the precomputes and the address index, and, with the embedded model service, its hourly chunks ([deployment.md](deployment.md#layout))',
   }),
   natsAckWaitMs: setting({
-    env: 'SVC_NATS_ACK_WAIT_MS', kind: integer(1_000, 3_600_000), default: 30_000, onlyWith: 'nats',
-    doc: 'how long a worker may hold a compute task without acknowledging it or reporting progress before NATS hands it to another worker',
+    env: 'SVC_NATS_ACK_WAIT_MS', kind: integer(1_000, 3_600_000), default: 90_000, onlyWith: 'nats',
+    doc: 'how long a worker may hold a compute task without acknowledging it or reporting progress before NATS hands it to another worker; at least `SVC_NATS_OUTAGE_MS` + 30 s, so a broker restart within the outage bound repeats no task ([cluster.md](cluster.md#broker-restarts))',
   }),
   natsMaxDeliver: setting({
     env: 'SVC_NATS_MAX_DELIVER', kind: integer(1, 100), default: 3, onlyWith: 'nats',
