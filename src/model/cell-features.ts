@@ -3,7 +3,7 @@ import { addFineStructure } from './fine-features.js';
 import { probe, type Layout } from './layout.js';
 import { pedestrianWind } from './pedestrian-wind.js';
 
-/** Number of azimuth sectors for horizons and wind factors (22.5° each, sector 0 centred on north). */
+/** Number of azimuth sectors for horizons and wind speed ratios (22.5° each, sector 0 centred on north). */
 export const SECTORS = 16;
 
 /** How far horizons are traced, metres. */

@@ -33,7 +33,7 @@ export interface FineInputs {
   readonly outdoor: Uint8Array;
   /** Street-canyon index (≈ height/width), 0..3. */
   readonly canyon: Float32Array;
-  /** Adjusted: pedestrian wind factor per cell and wind-from sector. */
+  /** Adjusted: pedestrian speed ratio to the reference wind per cell and wind-from sector. */
   readonly windFactor: Float32Array;
   /** Adjusted: turbulence of the pedestrian wind relative to the reference wind (σu / U10). */
   readonly turbulence: Float32Array;

@@ -8,7 +8,8 @@ import { generateWind } from './wind-year.js';
 
 /**
  * A deterministic hourly reference weather year with a Brussels-like climate (docs/datasets.md: ~3 °C in January,
- * ~18 °C in July; mean 10 m wind ~4 m/s, mostly from the south-west), the city-wide driver of the stand-in model.
+ * ~18 °C in July; mean 10 m wind ~4 m/s, mostly from the south-west, one storm front gusting to ~30 m/s), the
+ * city-wide driver of the stand-in model.
  *
  * Hour i is UTC hour [i, i + 1) of the year; every instantaneous quantity (sun, diurnal phase) is taken at its middle.
  * Like a typical meteorological year, each month stays near its climatology: 80 % of the 31-day running mean of the

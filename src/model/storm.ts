@@ -13,7 +13,7 @@ import type { Random } from '../util/random.js';
  * Open-site gust of an hour = mean × (1 + g · TI · gustiness): peak factor g = 3 (gust-equivalent mean of NEN 8100),
  * turbulence intensity 0.22 of a 10 m mast over open terrain with scattered obstacles (z0 ≈ 0.1 m, TI ≈ 1 / ln(10 / z0)),
  * gustiness 1 outside the front. That is a gust factor of 1.66 on ordinary hours, as measured for 3 s gusts on the
- * hourly mean over roughly open terrain (Wieringa 1973; Ashcroft 1994), and about 1.96 at the front.
+ * hourly mean over roughly open terrain (Wieringa 1973; Ashcroft 1994), and about 2.2 at the front.
  */
 
 /** Peak factor g of gust = mean + g·σ. */
@@ -26,9 +26,9 @@ const STORM_PEAK_MS: readonly [number, number] = [13, 14.5];
 const RISE_HOURS = 2;
 const FALL_HOURS = 1.5;
 /**
- * Ordinary weather's hourly means are soft-limited above this speed, m/s (`ORDINARY_EXCESS_KEPT` of the excess kept): the Gaussian–Weibull
- * process of wind-year.ts gives a year hours on end above 14 m/s, an hourly mean Uccle's mast, in a park sheltered by
- * trees and the city, sees only in storms.
+ * Ordinary weather's hourly means are soft-limited above this speed, m/s, keeping `ORDINARY_EXCESS_KEPT` of the
+ * excess: the Gaussian–Weibull process of wind-year.ts gives a year hours on end above 14 m/s, an hourly mean Uccle's
+ * mast, in a park sheltered by trees and the city, sees only in storms.
  */
 const ORDINARY_KNEE_MS = 10;
 const ORDINARY_EXCESS_KEPT = 0.4;
@@ -59,7 +59,9 @@ export interface StormInputs {
 export function addStormAndGusts(rng: Random, inputs: StormInputs): Float32Array {
   const { wind10, windDir, spellStrength } = inputs;
   const n = wind10.length;
-  for (let t = 0; t < n; t++) if (wind10[t] > ORDINARY_KNEE_MS) wind10[t] = ORDINARY_KNEE_MS + ORDINARY_EXCESS_KEPT * (wind10[t] - ORDINARY_KNEE_MS);
+  for (let t = 0; t < n; t++) {
+    if (wind10[t] > ORDINARY_KNEE_MS) wind10[t] = ORDINARY_KNEE_MS + ORDINARY_EXCESS_KEPT * (wind10[t] - ORDINARY_KNEE_MS);
+  }
   const peakDraw = STORM_PEAK_MS[0] + (STORM_PEAK_MS[1] - STORM_PEAK_MS[0]) * rng.next();
   let front = -1;
   for (let t = 0; t < n; t++) {
