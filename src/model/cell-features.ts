@@ -1,8 +1,9 @@
 import type { GridGeometry } from '../store/dataset-types.js';
 import { addFineStructure } from './fine-features.js';
 import { probe, type Layout } from './layout.js';
+import { pedestrianWind } from './pedestrian-wind.js';
 
-/** Number of azimuth sectors for horizons and wind factors (22.5° each, sector 0 centred on north). */
+/** Number of azimuth sectors for horizons and wind speed ratios (22.5° each, sector 0 centred on north). */
 export const SECTORS = 16;
 
 /** How far horizons are traced, metres. */
@@ -28,9 +29,9 @@ export interface CellFeatures {
   readonly traffic: Float32Array;
   /** Street-canyon index: mean tangent of the horizon (≈ height/width), 0..3. */
   readonly canyon: Float32Array;
-  /** Pedestrian-level wind factor relative to 10 m reference wind, per cell and wind-from sector. */
+  /** Pedestrian-level wind speed relative to the 10 m reference wind, per cell and wind-from sector (pedestrian-wind.ts). */
   readonly windFactor: Float32Array;
-  /** Turbulence intensity, for gusts. */
+  /** Turbulence of the pedestrian-level wind relative to the reference wind, σu / U10: it sets the cell's gusts. */
   readonly turbulence: Float32Array;
   /** Multiplier of the regional pollution background (1 in a city centre; lower in the countryside). */
   readonly background: Float32Array;
@@ -78,24 +79,12 @@ export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: nu
   spreadTraffic(grid, streetTraffic, kind, traffic);
   const windFactor = shared(Float32Array, n * SECTORS, 4);
   const turbulence = shared(Float32Array, n, 4);
+  const ratios = new Float32Array(SECTORS);
   for (let i = 0; i < n; i++) {
     if (!outdoor[i]) continue;
-    const c = canyon[i];
-    const crossing = axis[i] === 2;
-    let maxH = 0;
-    for (let s = 0; s < SECTORS; s++) maxH = Math.max(maxH, Math.tan(horizon[i * SECTORS + s]));
-    // Corner streams: at crossings flanked by tall buildings the flow accelerates around block corners.
-    const corner = crossing ? 1 + 0.9 * Math.min(1, maxH / 2) : 1;
-    const base = kind[i] === 1 ? 0.25 : kind[i] === 2 ? 0.7 / (1 + 0.2 * c) : (0.78 / (1 + 0.3 * c)) * corner;
-    const axisAngle = axis[i] === 1 ? Math.PI / 2 : 0;
-    for (let s = 0; s < SECTORS; s++) {
-      const theta = (s * 2 * Math.PI) / SECTORS;
-      // Channelling along the street axis, sheltering by upwind obstacles.
-      const channel = kind[i] === 0 && !crossing ? 0.6 + 0.7 * Math.cos(theta - axisAngle) ** 2 : 1;
-      const shelter = 1 - 0.55 * Math.min(1, Math.tan(horizon[i * SECTORS + s]));
-      windFactor[i * SECTORS + s] = base * channel * shelter;
-    }
-    turbulence[i] = 0.28 + 0.22 * Math.min(1, c / 2) + (crossing ? 0.08 : 0) + (kind[i] === 1 ? 0.12 : 0);
+    const place = { kind: kind[i], axis: axis[i], canyon: canyon[i], horizon: horizon.subarray(i * SECTORS, (i + 1) * SECTORS) };
+    turbulence[i] = pedestrianWind(place, ratios);
+    windFactor.set(ratios, i * SECTORS);
   }
   const background = shared(Float32Array, n, 4).fill(1);
   const taOffset = shared(Float32Array, n, 4);

@@ -1,6 +1,7 @@
 import { FIELD_ENCODINGS, type ChunkShape, type GridGeometry, type HourlyField } from '../store/dataset-types.js';
 import { SECTORS, type CellFeatures } from './cell-features.js';
 import { ENCLOSED_SKY_VIEW, type HourlyDrivers } from './drivers.js';
+import { OPEN_SITE_TI } from './storm.js';
 import { lookupUtci, type UtciGrid } from './utci-grid.js';
 
 /**
@@ -9,8 +10,9 @@ import { lookupUtci, type UtciGrid } from './utci-grid.js';
  *
  * - NO2 = background × dispersion + traffic increment × exposure × street-canyon factor (recirculation in deep
  *   canyons, diluted by wind); PM2.5/PM10 = regional (with winter episodes) + traffic share; PM10 ≥ PM2.5.
- * - Ucomfort = 10 m wind × directional pedestrian factor (channelling, shelter, corner streams); Ugust from the
- *   cell's turbulence intensity (gust factor 1 + 2.8·TI, cf. gust-equivalent mean + g·σ with g ≈ 3).
+ * - Ucomfort = 10 m wind × the cell's speed ratio for the wind's sector (pedestrian-wind.ts); Ugust = Ucomfort + g·σu
+ *   with σu the cell's turbulence × the reference wind: the open site's gust excess (gust10 − wind10 = g·0.22·U10,
+ *   more at a storm's front, storm.ts) scaled by the cell's turbulence over the open site's.
  * Every cell has a series of its own, as in a street-level model's output: the local increment depends on the cell's
  * position across the street and on the wind sector (canyon vortex, plume meander), wind, gusts, radiant load and air
  * temperature carry spatially correlated structure a few metres long (fine-features.ts); the hourly weather is the
@@ -63,7 +65,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
   const ut = out.get('utci');
   const sc = FIELD_ENCODINGS;
   // Typed arrays hoisted into locals: the inner loop runs for every cell-hour.
-  const { bgNo2, trafficNo2, bgPm25, coarsePm, trafficPm, wind10, windSector, sunElevation, sunSector, radiant } = d;
+  const { bgNo2, trafficNo2, bgPm25, coarsePm, trafficPm, wind10, gust10, windSector, sunElevation, sunSector, radiant } = d;
   const { outdoor, traffic, canyon, background, turbulence, skyView, taOffset: taOffsets, windFactor, horizon, pollution, radiantGain } = fx;
   const sNo2 = sc.no2.scale_factor;
   const sPm25 = sc.pm25.scale_factor;
@@ -82,7 +84,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
       const k = r * chunk.cols + c;
       const exposure = traffic[i] * (1 + 0.6 * Math.min(canyon[i], 2));
       const bg = background[i];
-      const gustFactor = 1 + 2.8 * turbulence[i];
+      const gustScale = turbulence[i] / OPEN_SITE_TI;
       const svfWeight = Math.min(1, Math.max(0, (skyView[i] - ENCLOSED_SKY_VIEW) / (1 - ENCLOSED_SKY_VIEW)));
       const taOffset = taOffsets[i];
       const radiantScale = radiantGain[i];
@@ -100,7 +102,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
         if (!uc && !ug && !ut) continue;
         const u = wind10[t] * windFactor[windBase + windSector[t]];
         if (uc) uc[o] = pack(u, sUc);
-        if (ug) ug[o] = pack(u * gustFactor, sUg);
+        if (ug) ug[o] = pack(u + gustScale * (gust10[t] - wind10[t]), sUg);
         if (ut && utci) {
           const elevation = sunElevation[t];
           const sunlit = elevation > 0 && elevation > horizon[windBase + sunSector[t]];

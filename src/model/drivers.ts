@@ -24,6 +24,8 @@ export interface HourlyDrivers {
   readonly trafficPm: Float32Array;
   /** Reference wind at 10 m, m/s, and the sector it blows from (0..15, north = 0). */
   readonly wind10: Float32Array;
+  /** The hour's strongest gust at the open reference site, m/s. */
+  readonly gust10: Float32Array;
   readonly windSector: Uint8Array;
   readonly ta: Float32Array;
   readonly rh: Float32Array;
@@ -61,7 +63,7 @@ export function buildDrivers(met: Meteorology, timeZone: string): HourlyDrivers 
   const d = {
     hours,
     bgNo2: f32(hours), trafficNo2: f32(hours), bgPm25: f32(hours), coarsePm: f32(hours), trafficPm: f32(hours),
-    wind10: f32(hours), windSector: new Uint8Array(new SharedArrayBuffer(hours)),
+    wind10: f32(hours), gust10: f32(hours), windSector: new Uint8Array(new SharedArrayBuffer(hours)),
     ta: f32(hours), rh: f32(hours), sunElevation: f32(hours),
     sunSector: new Uint8Array(new SharedArrayBuffer(hours)), radiant: f32(hours * 4),
   };
@@ -79,6 +81,7 @@ export function buildDrivers(met: Meteorology, timeZone: string): HourlyDrivers 
     d.coarsePm[t] = (5.5 + 3 * (1 - winter)) * (met.rh[t] > 90 ? 0.6 : 1) * Math.sqrt(disp);
     d.trafficPm[t] = 5 * traffic * Math.pow(disp, 0.8) * dilution;
     d.wind10[t] = wind;
+    d.gust10[t] = met.gust10[t];
     d.windSector[t] = Math.round(((met.windDir[t] % 360) + 360) / (360 / SECTORS)) % SECTORS;
     d.ta[t] = met.ta[t];
     d.rh[t] = met.rh[t];

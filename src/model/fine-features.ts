@@ -1,3 +1,4 @@
+import { PEDESTRIAN_WIND } from './pedestrian-wind.js';
 import { noiseField, type NoiseGrid } from './spatial-noise.js';
 
 /**
@@ -7,7 +8,8 @@ import { noiseField, type NoiseGrid } from './spatial-noise.js';
  * - distance to the nearest façade and which side of it the cell is on: in a street canyon the vortex carries the
  *   street's emissions to the leeward façade (the one upwind of the cell) and flushes the windward one, so the local
  *   increment depends on the cell's position across the street and on the wind sector;
- * - slower wind along walls (friction), turbulence and gusts that vary from cell to cell;
+ * - slower wind along walls (friction), turbulence and gusts that vary from cell to cell (±7 % and ±8 % for one
+ *   standard deviation of the noise), the speed ratio never above `PEDESTRIAN_WIND.ceiling`;
  * - spatially correlated noise a few metres long in every quantity (eddies shed by façade details, plume meander per
  *   wind sector, trees and surface materials in the radiant load, local air-temperature anomalies).
  *
@@ -31,9 +33,9 @@ export interface FineInputs {
   readonly outdoor: Uint8Array;
   /** Street-canyon index (≈ height/width), 0..3. */
   readonly canyon: Float32Array;
-  /** Adjusted: pedestrian wind factor per cell and wind-from sector. */
+  /** Adjusted: pedestrian speed ratio to the reference wind per cell and wind-from sector. */
   readonly windFactor: Float32Array;
-  /** Adjusted: turbulence intensity. */
+  /** Adjusted: turbulence of the pedestrian wind relative to the reference wind (σu / U10). */
   readonly turbulence: Float32Array;
   /** Adjusted: background multiplier. */
   readonly background: Float32Array;
@@ -104,7 +106,7 @@ export function addFineStructure(grid: NoiseGrid, seed: number, fx: FineInputs):
   const radiant = field(CH.RADIANT, SURFACE_M);
   for (let i = 0; i < n; i++) {
     if (!fx.outdoor[i]) continue;
-    fx.turbulence[i] = Math.max(0.15, fx.turbulence[i] + 0.03 * turbulence[i]);
+    fx.turbulence[i] *= Math.max(0.7, 1 + 0.08 * turbulence[i]);
     fx.background[i] *= 1 + 0.03 * background[i];
     fx.taOffset[i] += 0.3 * ta[i];
     radiantGain[i] = Math.max(0.7, 1 + 0.06 * radiant[i]);
@@ -125,7 +127,7 @@ export function addFineStructure(grid: NoiseGrid, seed: number, fx: FineInputs):
       const vortex = 1 + VORTEX * depth * Math.exp(-d / 6) * leeward;
       pollution[k] = Math.max(0.3, vortex * (1 + 0.15 * plume[i]));
       const friction = 0.75 + 0.25 * Math.min(1, d / 5);
-      fx.windFactor[k] *= Math.max(0.3, friction * (1 + 0.12 * eddy[i]));
+      fx.windFactor[k] = Math.min(PEDESTRIAN_WIND.ceiling, fx.windFactor[k] * Math.max(0.3, friction * (1 + 0.07 * eddy[i])));
     }
   }
   return { pollution, radiantGain };

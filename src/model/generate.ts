@@ -21,7 +21,7 @@ import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
 import { buildUtciGrid } from './utci-grid.js';
 
 /** Bumped whenever the model's output changes, so content versions (and caches) change with it. */
-const MODEL_VERSION = 4;
+const MODEL_VERSION = 5;
 /** The reference year every generated dataset describes. */
 export const REFERENCE_YEAR = 2023;
 /** Weather reference station (Uccle) for the synthetic weather year. */

@@ -3,11 +3,13 @@ import { irradiance, solarTimeHours, sunPosition, sunriseSolarHour } from './sol
 import type { Irradiance, SunPosition } from './solar.js';
 import { ar1, generateSpells, movingAverage, type SpellSeries } from './synoptic.js';
 import { saturationVapourPressureHpa } from './utci.js';
+import { addStormAndGusts } from './storm.js';
 import { generateWind } from './wind-year.js';
 
 /**
  * A deterministic hourly reference weather year with a Brussels-like climate (docs/datasets.md: ~3 °C in January,
- * ~18 °C in July; mean 10 m wind ~4 m/s, mostly from the south-west), the city-wide driver of the stand-in model.
+ * ~18 °C in July; mean 10 m wind ~4 m/s, mostly from the south-west, one storm front gusting to ~30 m/s), the
+ * city-wide driver of the stand-in model.
  *
  * Hour i is UTC hour [i, i + 1) of the year; every instantaneous quantity (sun, diurnal phase) is taken at its middle.
  * Like a typical meteorological year, each month stays near its climatology: 80 % of the 31-day running mean of the
@@ -23,8 +25,10 @@ export interface Meteorology {
   readonly ta: Float32Array;
   /** Relative humidity, % (40…100). */
   readonly rh: Float32Array;
-  /** Wind speed at 10 m, m/s. */
+  /** Wind speed at 10 m, m/s: the hourly mean at an open site (Uccle's mast). */
   readonly wind10: Float32Array;
+  /** The hour's strongest gust at that open site, m/s (storm.ts): about 1.66 × the mean, more at a storm's front. */
+  readonly gust10: Float32Array;
   /** Direction the wind blows from, degrees clockwise from north, [0, 360). */
   readonly windDir: Float32Array;
   /** Cloud fraction 0…1. */
@@ -75,7 +79,7 @@ export function generateMeteorology(opts: MeteorologyOptions): Meteorology {
   const f32 = () => new Float32Array(hours);
   const m = {
     year, hours, startUtcMs,
-    ta: f32(), rh: f32(), wind10: f32(), windDir: f32(), cloud: f32(), sunElevation: f32(), sunAzimuth: f32(),
+    ta: f32(), rh: f32(), wind10: f32(), gust10: f32(), windDir: f32(), cloud: f32(), sunElevation: f32(), sunAzimuth: f32(),
     directIrradiance: f32(), diffuseIrradiance: f32(), dispersion: f32(), pmEpisode: f32(),
   };
   // Seasonal phase: +1 in mid-January, −1 in mid-July.
@@ -94,6 +98,7 @@ export function generateMeteorology(opts: MeteorologyOptions): Meteorology {
   });
   m.wind10.set(wind.wind10);
   m.windDir.set(wind.windDir);
+  m.gust10.set(addStormAndGusts(rng.fork('storm'), { wind10: m.wind10, windDir: m.windDir, spellStrength: spells.strength }));
   airMixing(m, rng.fork('air'), spells, winter, synoptic);
   return m;
 }

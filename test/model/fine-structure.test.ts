@@ -22,7 +22,8 @@ function firstHours(d: HourlyDrivers, hours: number): HourlyDrivers {
   const cut = <T extends Float32Array | Uint8Array>(a: T, per = 1) => a.subarray(0, hours * per) as T;
   return {
     hours, bgNo2: cut(d.bgNo2), trafficNo2: cut(d.trafficNo2), bgPm25: cut(d.bgPm25), coarsePm: cut(d.coarsePm),
-    trafficPm: cut(d.trafficPm), wind10: cut(d.wind10), windSector: cut(d.windSector), ta: cut(d.ta), rh: cut(d.rh),
+    trafficPm: cut(d.trafficPm), wind10: cut(d.wind10), gust10: cut(d.gust10), windSector: cut(d.windSector),
+    ta: cut(d.ta), rh: cut(d.rh),
     sunElevation: cut(d.sunElevation), sunSector: cut(d.sunSector), radiant: cut(d.radiant, 4),
   };
 }

@@ -3,7 +3,7 @@ import { generateMeteorology, type Meteorology } from '../../src/model/meteorolo
 
 const BRUSSELS = { lat: 50.85, lon: 4.35 };
 const FIELDS = [
-  'ta', 'rh', 'wind10', 'windDir', 'cloud', 'sunElevation', 'sunAzimuth', 'directIrradiance', 'diffuseIrradiance',
+  'ta', 'rh', 'wind10', 'gust10', 'windDir', 'cloud', 'sunElevation', 'sunAzimuth', 'directIrradiance', 'diffuseIrradiance',
   'dispersion', 'pmEpisode',
 ] as const;
 
@@ -105,6 +105,19 @@ describe.each(years)('generateMeteorology (year $year)', (m) => {
     expect(k).toBeGreaterThan(1.6);
     expect(k).toBeLessThan(2.4);
     expect(mean(m.wind10, inMonths(11, 0, 1))).toBeGreaterThan(mean(m.wind10, inMonths(5, 6, 7)));
+  });
+
+  it('gusts at the open site 1.66 × the hourly mean, more at one storm front, to 25–32 m/s in the year', () => {
+    let maxGust = 0;
+    let front = 0;
+    for (let t = 0; t < m.hours; t++) {
+      expect(m.gust10[t]).toBeGreaterThanOrEqual(1.65 * m.wind10[t]);
+      if (m.gust10[t] > maxGust) [maxGust, front] = [m.gust10[t], t];
+    }
+    expect(maxGust).toBeGreaterThan(25);
+    expect(maxGust).toBeLessThan(32);
+    expect(maxGust / m.wind10[front]).toBeGreaterThan(2); // the front's convective gusts
+    expect([0, 1, 2, 9, 10, 11]).toContain(month[front]); // the storm season, October to March
   });
 
   it('ties winter wind to temperature: the coldest hours calm, the strongest winds mild', () => {
