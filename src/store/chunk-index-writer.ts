@@ -137,9 +137,9 @@ export async function writeChunkIndex(
 /** A change to an index: new entries for existing chunks, and the stored aggregates (replacing any it had). */
 export interface IndexChange {
   readonly contentVersion: string;
-  /** Entries that replace those of the same keys (chunks the index lists). */
+  /** Entries that replace those of the same keys (chunks the index lists, not aggregates). */
   readonly changed: Iterable<ManifestEntry>;
-  /** The aggregates the new index lists (none: undefined) and every one of their entries. */
+  /** The aggregates the new index lists (none: undefined) and every one of their entries, always written afresh. */
   readonly aggregates?: AggregateSection;
   readonly aggregateEntries?: Iterable<ManifestEntry>;
 }
@@ -163,9 +163,8 @@ export async function updateChunkIndex(
   const physical = new Uint32Array(placed.blocks);
   const checksums = new Uint32Array(placed.blocks);
   const shared = new Map<number, number>(); // new logical block → base logical block
-  for (const space of placed.placed) {
-    const old = base.root.spaces.find((s) => sameSpaces([s], [space]));
-    if (!old) continue;
+  for (const space of placed.placed.filter(isChunkSpace)) {
+    const old = base.root.spaces.find((s) => sameSpaces([s], [space]))!;
     for (let b = 0; b < Math.ceil(space.count / per); b++) {
       shared.set(space.firstBlock + b, old.firstBlock + b);
       physical[space.firstBlock + b] = base.root.physical[old.firstBlock + b];
@@ -174,10 +173,14 @@ export async function updateChunkIndex(
   }
   const set = new BlockSet(placed.placed, per);
   for (const entry of change.changed) {
-    set.set(entry, (logical) => (shared.has(logical) ? base.block(shared.get(logical)!) : undefined));
+    set.set(entry, (logical) => {
+      const from = shared.get(logical);
+      if (from === undefined) throw new DatasetError(`${entry[0]} is not a chunk the index lists; only chunks can be changed.`);
+      return base.block(from);
+    });
   }
   for (const entry of change.aggregateEntries ?? []) set.set(entry);
-  for (const space of placed.placed) if (!base.root.spaces.some((s) => sameSpaces([s], [space]))) set.checkComplete(space);
+  for (const space of placed.placed) if (!isChunkSpace(space)) set.checkComplete(space);
   const content = { metadata, contentVersion: change.contentVersion, aggregates: change.aggregates, blockEntries: per };
   const path = join(dir, base.root.entriesFile);
   const fd = openSync(path, 'r+');
