@@ -31,7 +31,7 @@ const REPEATS = 5;
 /** Worker threads that open the index besides the main thread. */
 const THREADS = 4;
 /** Bump when the synthetic layout changes, so kept stores are rebuilt. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
 
 /** The `index` figures of the scale ladder. */
 export interface IndexFigures {

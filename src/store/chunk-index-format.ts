@@ -7,7 +7,7 @@
  *
  * Two files: the root (`.zmanifest`: magic, JSON header, block table, CRC-32 of all of it; small, replaced atomically)
  * and the entries file it names (blocks of `blockEntries` entries of 8 bytes: stored size and CRC-32, little-endian
- * uint32). The block table gives each logical block its place in the entries file and the CRC-32 of its bytes. An
+ * uint32). The block table (all block numbers, then all CRC-32s) gives each logical block its place in the entries file and the CRC-32 of its bytes. An
  * update appends the blocks it changes and replaces the root, so readers see the old index or the new one and never a
  * block being written.
  */
@@ -18,8 +18,20 @@ import { AGGREGATE_DIR, type AggregateSection } from './aggregate-files.js';
 export const INDEX_MAGIC = new Uint8Array([0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0x00, 0x01]);
 /** Bytes of one entry: stored size, CRC-32. */
 export const ENTRY_BYTES = 8;
-/** Entries per block unless a writer says otherwise: 64 KiB blocks, about 2,500 of them for 20 million entries. */
-export const DEFAULT_BLOCK_ENTRIES = 8192;
+/** Most entries per block: 64 KiB blocks, about 2,500 of them for 20 million entries. */
+export const MAX_BLOCK_ENTRIES = 8192;
+/** Fewest entries per block (512-byte blocks), for small stores. */
+const MIN_BLOCK_ENTRIES = 64;
+
+/**
+ * Entries per block for an index of `entries` entries: a power of two giving at most about 2,048 blocks, so the root
+ * (8 bytes a block) stays within 20 KB and small stores do not pad every key space to 64 KiB.
+ */
+export function blockEntriesFor(entries: number): number {
+  let per = MIN_BLOCK_ENTRIES;
+  while (per < MAX_BLOCK_ENTRIES && per * 2048 < entries) per *= 2;
+  return per;
+}
 
 /** One key space: keys `${prefix}${i}${separator}${j}…` for every index of `grid` (C order). */
 export interface KeySpace {
@@ -45,6 +57,8 @@ export interface IndexRoot {
   readonly spaces: readonly PlacedSpace[];
   /** Per logical block: its block number in the entries file. */
   readonly physical: Uint32Array;
+  /** Blocks the entries file must hold at least (one more than the highest block number). */
+  readonly entriesBlocks: number;
   /** Per logical block: CRC-32 of its bytes. */
   readonly checksums: Uint32Array;
 }
@@ -134,12 +148,19 @@ export function keyAt(space: KeySpace, offset: number): string {
   return `${space.prefix}${index.join(space.separator)}`;
 }
 
+/** Blocks an entries file needs for the block numbers `physical`: one more than the highest. */
+export function entriesBlocksOf(physical: Uint32Array): number {
+  let last = -1;
+  for (const p of physical) last = Math.max(last, p);
+  return last + 1;
+}
+
 /** The bytes of a root. */
 export function encodeRoot(root: IndexRoot): Uint8Array {
   const header = Buffer.from(JSON.stringify({
     index_format: 1, checksum: 'crc32', content_version: root.contentVersion,
     ...(root.aggregates ? { aggregates: root.aggregates } : {}),
-    entries_file: root.entriesFile, block_entries: root.blockEntries,
+    entries_file: root.entriesFile, entries_blocks: root.entriesBlocks, block_entries: root.blockEntries,
     spaces: root.spaces.map((s) => ({ prefix: s.prefix, separator: s.separator, grid: s.grid })),
   }));
   const blocks = root.physical.length;
@@ -149,10 +170,8 @@ export function encodeRoot(root: IndexRoot): Uint8Array {
   at = out.writeUInt32LE(header.length, at);
   at += header.copy(out, at);
   at = out.writeUInt32LE(blocks, at);
-  for (let b = 0; b < blocks; b++) {
-    at = out.writeUInt32LE(root.physical[b], at);
-    at = out.writeUInt32LE(root.checksums[b], at);
-  }
+  // Two columns (block numbers, then checksums), so a reader copies each in one piece.
+  for (const column of [root.physical, root.checksums]) for (let b = 0; b < blocks; b++) at = out.writeUInt32LE(column[b], at);
   out.writeUInt32LE(crc32(out.subarray(0, at)), at);
   return out;
 }

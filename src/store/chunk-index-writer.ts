@@ -15,7 +15,7 @@ import { DatasetError } from '../errors.js';
 import type { AggregateSection } from './aggregate-files.js';
 import { writeFileAtomic } from './atomic-dir.js';
 import {
-  DEFAULT_BLOCK_ENTRIES, encodeRoot, ENTRY_BYTES, keyAt, locateKey, placeSpaces, sameSpaces, storeSpaces,
+  blockEntriesFor, encodeRoot, entriesBlocksOf, ENTRY_BYTES, keyAt, locateKey, placeSpaces, sameSpaces, storeSpaces,
   type IndexRoot, type KeySpace, type PlacedSpace,
 } from './chunk-index-format.js';
 import type { ChunkIndex } from './chunk-index.js';
@@ -27,7 +27,7 @@ export interface IndexContent {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly contentVersion: string;
   readonly aggregates?: AggregateSection;
-  /** Entries per block (default 8,192). */
+  /** Entries per block (default: `blockEntriesFor` the number of entries). */
   readonly blockEntries?: number;
 }
 
@@ -103,11 +103,13 @@ async function removeOtherEntries(dir: string, keep: string): Promise<void> {
  * Writes a fresh entries file with every block of `placed` and then the root (atomically); returns the entries file's
  * name. Entries files of earlier roots are left for the caller to remove (`removeOtherEntries`).
  */
-async function writeWhole(dir: string, content: IndexContent, placed: { placed: PlacedSpace[]; blocks: number }, blocks: Map<number, Uint8Array>): Promise<string> {
-  const per = content.blockEntries ?? DEFAULT_BLOCK_ENTRIES;
+async function writeWhole(
+  dir: string, content: IndexContent & { blockEntries: number }, placed: { placed: PlacedSpace[]; blocks: number }, blocks: Map<number, Uint8Array>,
+): Promise<string> {
+  const per = content.blockEntries;
   const root: IndexRoot = {
     contentVersion: content.contentVersion, ...(content.aggregates ? { aggregates: content.aggregates } : {}),
-    entriesFile: entriesName(), blockEntries: per, spaces: placed.placed,
+    entriesFile: entriesName(), entriesBlocks: placed.blocks, blockEntries: per, spaces: placed.placed,
     physical: new Uint32Array(placed.blocks), checksums: new Uint32Array(placed.blocks),
   };
   await writeFile(join(dir, root.entriesFile), new Uint8Array(0));
@@ -126,12 +128,13 @@ async function writeWhole(dir: string, content: IndexContent, placed: { placed: 
 export async function writeChunkIndex(
   dir: string, content: IndexContent, entries: Iterable<ManifestEntry> | AsyncIterable<ManifestEntry>,
 ): Promise<void> {
-  const per = content.blockEntries ?? DEFAULT_BLOCK_ENTRIES;
-  const placed = placeSpaces(storeSpaces(content.metadata, content.aggregates), per);
+  const spaces = storeSpaces(content.metadata, content.aggregates);
+  const per = content.blockEntries ?? blockEntriesFor(placeSpaces(spaces, 1).blocks);
+  const placed = placeSpaces(spaces, per);
   const set = new BlockSet(placed.placed, per);
   for await (const entry of entries) set.set(entry);
   for (const space of placed.placed) set.checkComplete(space);
-  await removeOtherEntries(dir, await writeWhole(dir, content, placed, set.blocks));
+  await removeOtherEntries(dir, await writeWhole(dir, { ...content, blockEntries: per }, placed, set.blocks));
 }
 
 /** A change to an index: new entries for existing chunks, and the stored aggregates (replacing any it had). */
@@ -199,7 +202,7 @@ export async function updateChunkIndex(
   }
   const root: IndexRoot = {
     contentVersion: change.contentVersion, ...(change.aggregates ? { aggregates: change.aggregates } : {}),
-    entriesFile: base.root.entriesFile, blockEntries: per, spaces: placed.placed, physical, checksums,
+    entriesFile: base.root.entriesFile, entriesBlocks: entriesBlocksOf(physical), blockEntries: per, spaces: placed.placed, physical, checksums,
   };
   await writeFileAtomic(join(dir, '.zmanifest'), encodeRoot(root));
   return async () => undefined;
