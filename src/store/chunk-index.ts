@@ -62,7 +62,7 @@ export function decodeRoot(bytes: Uint8Array, where: Where): IndexRoot {
   }
   const valid = Array.isArray(spaces) && spaces.every((s: { prefix?: unknown; separator?: unknown; grid?: unknown }) =>
     typeof s?.prefix === 'string' && typeof s.separator === 'string' && Array.isArray(s.grid) && s.grid.length > 0
-    && s.grid.every((g) => isCount(g) && g > 0));
+    && s.grid.every(isCount));
   if (!valid) throw damage(where, 'has invalid key spaces');
   const placed = placeSpaces(spaces as PlacedSpace[], per);
   if (placed.blocks !== blocks) throw damage(where, `has ${blocks} blocks where its key spaces need ${placed.blocks}`);

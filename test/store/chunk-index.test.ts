@@ -110,6 +110,31 @@ describe('binary chunk index', () => {
     expect((await readManifest(dir, 'idx'))!.entry('a/4/6')).toEqual({ size: 134, crc32: base.entry('a/4/6')!.crc32 });
   });
 
+  it('writes a compact entries file once unnamed blocks outnumber the live ones, and removes the old one on cleanup', async () => {
+    const dir = await synthetic();
+    const first = await entriesFile(dir);
+    const blocks = Math.ceil(35 / 8) + 1; // a's 35 entries and b's 3, each space from a block boundary
+    let rewrites = 0;
+    for (let round = 0; (await entriesFile(dir)) === first; round++) {
+      const base = (await readManifest(dir, 'idx'))!;
+      // Every block changes: one entry in each.
+      const changed: ManifestEntry[] = [0, 8, 16, 24, 32].map((o) => [`a/${Math.floor(o / 7)}/${o % 7}`, round, round]);
+      changed.push(['b/0', round, round]);
+      const cleanup = await updateManifest(dir, base, { contentVersion: `v${round + 2}`, changed }, METADATA);
+      rewrites++;
+      if ((await readdir(dir)).filter((f) => f.endsWith('.entries')).length > 1) {
+        // Until cleanup, the old entries file stays (an update that rolls back restores the old root, which names it).
+        await cleanup();
+      }
+      expect(rewrites).toBeLessThan(10);
+    }
+    expect((await readdir(dir)).filter((f) => f.endsWith('.entries'))).toHaveLength(1);
+    expect((await stat(join(dir, await entriesFile(dir)))).size).toBe(blocks * 64);
+    const index = (await readManifest(dir, 'idx'))!;
+    expect(index.entry('a/1/1')).toEqual({ size: rewrites - 1, crc32: rewrites - 1 });
+    expect(index.entry('a/4/5')).toEqual({ size: 133, crc32: (33 * 2654435761) >>> 0 });
+  });
+
   it('adds and drops aggregate levels without rewriting the chunks', async () => {
     const meta = { ...METADATA, 'f/.zarray': { shape: [1, 40, 40], chunks: [1, 10, 10], dimension_separator: '/' } };
     const dir = join(root.dir, 'agg');
