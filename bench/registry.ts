@@ -23,6 +23,7 @@ export interface BenchModule {
 export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = {
   addresses: () => import('./addresses.js'),
   atlas: () => import('./atlas.js'),
+  'chunk-index': () => import('./chunk-index.js'),
   cluster: () => import('./cluster.js'),
   data: () => import('./data.js'),
   http: () => import('./http.js'),

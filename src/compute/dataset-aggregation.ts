@@ -5,7 +5,8 @@
  * 1. every top-level block is aggregated by the compute pool into `.aggregates/<new generation>/` (a directory no
  *    manifest names, so readers ignore it); any damaged chunk stops the run, the new directory is removed and the
  *    damage listed — nothing is written;
- * 2. the manifest is rewritten atomically with the new files and section (readers see the old set or the new one);
+ * 2. the manifest names the new files and section: their index blocks are appended and its root replaced atomically
+ *    (readers see the old set or the new one);
  * 3. older generations are removed.
  *
  * Interrupted anywhere, the store stays as it was, plus at most an unnamed directory the next run removes: the run is
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { RADIUS_MAX_M } from '../sampling/sampling.js';
 import { AGGREGATE_DIR, AGGREGATE_LEVELS, aggregateBlocks, type AggregateSection } from '../store/aggregate-files.js';
-import { manifestEntries, readManifest, writeManifest, type ManifestEntry } from '../store/chunk-manifest.js';
+import { readManifest, updateManifest, type ManifestEntry } from '../store/chunk-manifest.js';
 import type { ChunkShape } from '../store/dataset-types.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { readerEncodings, recordsDigest } from './aggregate-records.js';
@@ -86,9 +87,8 @@ export async function aggregateDataset(
   const reader = await openDataset(storeDir);
   const manifest = (await readManifest(storeDir, id))!;
   const levels = checkLevels(options.levels ?? defaultAggregateLevels(reader.grid.resolution_m, reader.chunk));
-  const kept = manifestEntries(manifest).filter(([key]) => !key.startsWith(`${AGGREGATE_DIR}/`));
   if (levels.length === 0) {
-    if (manifest.aggregates) await writeManifest(storeDir, manifest.contentVersion, kept);
+    if (manifest.aggregates) await (await updateManifest(storeDir, manifest, { contentVersion: manifest.contentVersion, changed: [] }))();
     await removeGenerations(storeDir);
     return { dataset: id, levels, files: 0, bytes: 0, damaged: [] };
   }
@@ -112,11 +112,13 @@ export async function aggregateDataset(
       return { dataset: id, levels, files: 0, bytes: 0, damaged: damaged.sort() };
     }
     const now = await readManifest(storeDir, id);
-    if (now?.contentVersion !== manifest.contentVersion || now.chunks.size !== manifest.chunks.size) {
+    if (now?.contentVersion !== manifest.contentVersion || now.size !== manifest.size) {
       throw new DatasetError(`Dataset '${id}' changed while its aggregates were computed; run svc data aggregate again.`);
     }
     const section: AggregateSection = { format: 1, generation, levels, records: recordsDigest(reader.fields, readerEncodings(reader)) };
-    await writeManifest(storeDir, manifest.contentVersion, [...kept, ...entries], section);
+    // Only the aggregates' blocks of the index are written; the chunks' blocks are shared with the old index.
+    const cleanup = await updateManifest(storeDir, now, { contentVersion: manifest.contentVersion, changed: [], aggregates: section, aggregateEntries: entries });
+    await cleanup();
   } catch (err) {
     await removeGeneration(storeDir, generation);
     throw err;

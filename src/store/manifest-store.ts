@@ -43,7 +43,7 @@ export class ManifestStore implements AsyncReadable {
       bytes = await this.#inner.get(key, options);
     } catch (cause) {
       // Absence is `undefined`; anything else (a directory in place of the file, permissions) names the chunk too.
-      if (!this.#manifest.chunks.has(name)) throw cause;
+      if (this.#manifest.entry(name) === undefined) throw cause;
       const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
       // Over HTTP a failed read says nothing about the stored data (a server or network fault): not damage.
       if (isDataUrl(this.#dir)) {

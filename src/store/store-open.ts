@@ -192,7 +192,7 @@ export async function openStore(dir: string, options: OpenStoreOptions = {}): Pr
   const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
   const verified = (files: KeyStore): KeyStore => (manifest ? new ManifestStore(files, manifest, where.id, dir) : files);
   const remote = isDataUrl(dir) ? new HttpChunkStore(dir) : undefined;
-  const expectedSize = (key: string) => manifest?.chunks.get(key)?.size;
+  const expectedSize = (key: string) => manifest?.entry(key)?.size;
   const chunks = verified(remote ?? new ChunkFileStore(dir, { sync: options.syncReads === true, expectedSize }));
   const concurrentChunks = remote ? chunks : verified(new ChunkFileStore(dir, { expectedSize }));
   const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });

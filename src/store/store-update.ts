@@ -1,7 +1,7 @@
 /**
  * Transactional updates of an existing dataset: new chunk files are staged in a hidden directory inside the store
  * (same filesystem), then each is renamed over its target (an atomic replace, so readers never see a missing chunk);
- * the chunk manifest gets the new chunks' entries and the group attributes a new `content_version` and a `history`
+ * the chunk manifest gets the new chunks' entries (only the index blocks that hold them are rewritten) and the group attributes a new `content_version` and a `history`
  * line. If anything fails before the metadata is written, the replaced files and the manifest are restored (from hard
  * links taken before the renames) and the store is as it was.
  */
@@ -9,8 +9,7 @@ import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { siblingPath, writeFileAtomic } from './atomic-dir.js';
-import { AGGREGATE_DIR } from './aggregate-files.js';
-import { chunkEntry, MANIFEST_FILE, manifestEntries, manifestText, readManifest, type ManifestEntry } from './chunk-manifest.js';
+import { chunkEntry, MANIFEST_FILE, readManifest, updateManifest, type ManifestEntry } from './chunk-manifest.js';
 
 /** A pending update of one store. */
 export interface StoreUpdate {
@@ -98,7 +97,7 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       await writeFile(path, bytes);
       staged.push(key);
       // Chunks get new manifest entries; other files (none today) are not listed.
-      if (manifest.chunks.has(key)) entries.set(key, chunkEntry(key, bytes));
+      if (manifest.entry(key) !== undefined) entries.set(key, chunkEntry(key, bytes));
     },
     async commit(historyLine, changed = {}) {
       if (!open) throw new DatasetError('The store update is already finished.');
@@ -110,13 +109,12 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       attrs.history = `${history}${new Date().toISOString()}: ${historyLine}`;
       const oldAttrs = await readFile(join(storeDir, '.zattrs'));
       const oldManifest = await readFile(join(storeDir, MANIFEST_FILE));
-      const chunks = new Map<string, ManifestEntry>(manifestEntries(manifest)
-        .filter(([key]) => !key.startsWith(`${AGGREGATE_DIR}/`)).map((e) => [e[0], e]));
-      for (const [key, entry] of entries) chunks.set(key, entry);
+      let cleanup = async () => undefined as void;
       try {
         const rollback = await replaceFiles();
         try {
-          await writeFileAtomic(join(storeDir, MANIFEST_FILE), manifestText(version, chunks.values()));
+          // Only the index blocks holding replaced chunks are rewritten; the stored aggregates are dropped.
+          cleanup = await updateManifest(storeDir, manifest, { contentVersion: version, changed: entries.values() }, metadata);
           await writeFileAtomic(join(storeDir, '.zattrs'), JSON.stringify(attrs, null, 2));
           const consolidated = { metadata: { ...metadata, '.zattrs': attrs }, zarr_consolidated_format: 1 };
           await writeFileAtomic(join(storeDir, '.zmetadata'), JSON.stringify(consolidated, null, 2));
@@ -129,6 +127,7 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
       } finally {
         await rm(staging, { recursive: true, force: true });
       }
+      await cleanup();
       return version;
     },
     async abort() {

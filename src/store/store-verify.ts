@@ -2,18 +2,19 @@
  * Checking a whole store (`svc data verify`): the metadata, the chunk manifest, and every chunk of every array — it
  * exists, has the size and CRC-32 the manifest records, and decodes to a full chunk — and every stored aggregate (it
  * exists intact and sums exactly the chunks the store holds). A store written before chunk
- * manifests existed can be given one (`writeManifest`), but only when every chunk is present and decodes: missing
- * chunks are never accepted as fill values.
+ * manifests existed can be given one (`writeManifest`), and a JSON manifest rewritten as a binary chunk index, but
+ * only when every chunk is present and decodes: missing chunks are never accepted as fill values.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { DamagedDataError } from '../errors.js';
 import {
-  aggregateBlocks, aggregateKey, aggregateSources, checkAggregateHeader, decodeAggregate, type AggregateRef,
+  AGGREGATE_DIR, aggregateBlocks, aggregateKey, aggregateSources, checkAggregateHeader, decodeAggregate, type AggregateRef,
 } from './aggregate-files.js';
 import {
   arrayChunkKeys, chunkEntry, hourlyChunkGrid, MANIFEST_FILE, verifyChunk, writeManifest, type ChunkManifest, type ManifestEntry,
 } from './chunk-manifest.js';
+import { JsonManifest } from './chunk-manifest-json.js';
 import { zstdSingleFrameSize } from './codec-zstd.js';
 import { createChunkCodec, type ChunkCodec, type StorageCodecs } from './codecs.js';
 import { openStore, type OpenedStore } from './store-open.js';
@@ -26,13 +27,19 @@ export interface StoreVerification {
   readonly chunks: number;
   /** What is wrong, one line each (empty: the store is intact). */
   readonly problems: readonly string[];
-  /** `checked`: verified against the manifest; `written`: none existed and one was written; `missing`: none exists. */
-  readonly manifest: 'checked' | 'written' | 'missing';
+  /**
+   * `checked`: verified against the manifest; `written`: none existed and one was written; `converted`: a JSON
+   * manifest was verified and rewritten as a binary chunk index; `missing`: none exists.
+   */
+  readonly manifest: 'checked' | 'written' | 'converted' | 'missing';
 }
 
 /** Options of `verifyStore`. */
 export interface VerifyOptions {
-  /** Write a manifest when the store has none and every chunk is present and decodes. */
+  /**
+   * Write a manifest when the store has none, or rewrite a JSON manifest as a binary chunk index, when every chunk
+   * (and stored aggregate) is present and decodes.
+   */
   readonly writeManifest?: boolean;
   /** Called after each chunk (progress). */
   readonly onChunk?: () => void;
@@ -91,7 +98,7 @@ function verifyAggregate(store: OpenedStore, manifest: ChunkManifest, ref: Aggre
   const layout = { grid: store.grid, chunk: store.chunk, fields: store.attrs.fields, staticChunk: [store.outdoor.chunks[0], store.outdoor.chunks[1]] as const };
   checkAggregateHeader(header, {
     dataset: id, ref, hours: store.hours, recordBytes: header.record_bytes, records: section.records,
-    sources: aggregateSources(layout, ref, (k) => manifest.chunks.get(k)?.crc32),
+    sources: aggregateSources(layout, ref, (k) => manifest.entry(k)?.crc32),
   }, key);
   if (zstdSingleFrameSize(frame) !== store.hours * header.record_bytes) {
     throw new DamagedDataError(`Dataset '${id}' is damaged: aggregate ${key} holds records of the wrong length.`, { dataset: id });
@@ -126,7 +133,9 @@ export async function verifyStore(dir: string, options: VerifyOptions = {}): Pro
   }
   const { manifest, metadata } = store;
   const problems: string[] = [];
-  const entries: ManifestEntry[] = [];
+  // Entries are kept only when a manifest will be written from them.
+  const legacy = manifest instanceof JsonManifest;
+  const entries: ManifestEntry[] | undefined = options.writeManifest && (!manifest || legacy) ? [] : undefined;
   let chunks = 0;
   for (const plan of await arrayPlans(metadata)) {
     for (const key of plan.keys) {
@@ -146,7 +155,7 @@ export async function verifyStore(dir: string, options: VerifyOptions = {}): Pro
         if (decoded.byteLength !== plan.decodedBytes) {
           throw new DamagedDataError(`Dataset '${id}' is damaged: chunk ${key} decodes to ${decoded.byteLength} bytes where ${plan.decodedBytes} are expected.`, { dataset: id });
         }
-        entries.push(chunkEntry(key, bytes));
+        entries?.push(chunkEntry(key, bytes));
       } catch (err) {
         if (!(err instanceof DamagedDataError)) throw err;
         problems.push(err.message);
@@ -164,9 +173,14 @@ export async function verifyStore(dir: string, options: VerifyOptions = {}): Pro
     }
     options.onChunk?.();
   }
+  if (manifest && legacy && entries && problems.length === 0) {
+    const aggregateFiles = [...manifest.entries()].filter(([key]) => key.startsWith(`${AGGREGATE_DIR}/`));
+    await writeManifest(abs, manifest.contentVersion, [...entries, ...aggregateFiles], manifest.aggregates, metadata);
+    return { dataset: id, dir: abs, chunks, problems, manifest: 'converted' };
+  }
   if (manifest) return { dataset: id, dir: abs, chunks, problems, manifest: 'checked' };
-  if (options.writeManifest && problems.length === 0) {
-    await writeManifest(abs, store.attrs.content_version, entries);
+  if (entries && problems.length === 0) {
+    await writeManifest(abs, store.attrs.content_version, entries, undefined, metadata);
     return { dataset: id, dir: abs, chunks, problems, manifest: 'written' };
   }
   problems.unshift(`Dataset '${id}' is damaged: it has no chunk manifest (${MANIFEST_FILE}), so missing chunks cannot be told from fill values.`);

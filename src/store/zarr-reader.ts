@@ -112,11 +112,11 @@ class ZarrDatasetReader implements DatasetReader {
   }
 
   storedChecksum(key: string): number | undefined {
-    return this.#store.manifest?.chunks.get(key)?.crc32;
+    return this.#store.manifest?.entry(key)?.crc32;
   }
 
   async readStored(key: string, options: StoredReadOptions = {}): Promise<Uint8Array> {
-    if (this.#store.manifest && !this.#store.manifest.chunks.has(key)) {
+    if (this.#store.manifest && this.#store.manifest.entry(key) === undefined) {
       throw new ValidationError(`Dataset '${this.attrs.dataset}' lists no stored file '${key}'.`);
     }
     const store = options.concurrent ? this.#store.concurrentChunks : this.#store.chunks;

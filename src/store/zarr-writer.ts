@@ -3,11 +3,13 @@
  * which `finalize` completes (coordinates, group attributes, consolidated metadata, chunk manifest) and renames into
  * place. Hourly chunks may be written from worker threads through `openChunkSink(writer.tmpDir, spec)`.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { DatasetError, ValidationError } from '../errors.js';
 import { beginAtomicDir } from './atomic-dir.js';
-import { chunkEntry, expectedChunkKeys, writeManifest, type ManifestEntry } from './chunk-manifest.js';
+import { chunkEntry, writeManifest, type ManifestEntry } from './chunk-manifest.js';
 import { chunkGridShape, MANIFEST_PARTS_DIR, openChunkSink, type ChunkSink } from './chunk-sink.js';
 import { createChunkCodec, type StorageCodecs } from './codecs.js';
 import type { DatasetSpec, HourlyField, StaticArray } from './dataset-types.js';
@@ -69,16 +71,19 @@ async function firstMissingChunk(dir: string, spec: DatasetSpec, field: HourlyFi
   return undefined;
 }
 
-/** Every manifest entry the chunk sinks recorded in `dir` (each line of each part file is one entry). */
-async function sinkEntries(dir: string): Promise<ManifestEntry[]> {
+/** Every manifest entry the chunk sinks recorded in `dir` (each line of each part file is one entry), read as a stream. */
+async function* sinkEntries(dir: string): AsyncGenerator<ManifestEntry> {
   const partsDir = join(dir, MANIFEST_PARTS_DIR);
-  const entries: ManifestEntry[] = [];
   for (const name of await readdir(partsDir)) {
-    for (const line of (await readFile(join(partsDir, name), 'utf8')).split('\n')) {
-      if (line !== '') entries.push(JSON.parse(line) as ManifestEntry);
-    }
+    const lines = createInterface({ input: createReadStream(join(partsDir, name)), crlfDelay: Infinity });
+    for await (const line of lines) if (line !== '') yield JSON.parse(line) as ManifestEntry;
   }
-  return entries;
+}
+
+/** `written` (statics, coordinates), then what the sinks recorded. */
+async function* allEntries(written: readonly ManifestEntry[], dir: string): AsyncGenerator<ManifestEntry> {
+  yield* written;
+  yield* sinkEntries(dir);
 }
 
 /** Creates the temporary directory with all array metadata and returns the writer. */
@@ -150,14 +155,10 @@ export async function createDatasetWriter(
           entries.push(chunkEntry(key, bytes));
         }
         const files = storeMetadataFiles(checked, codecs);
-        const recorded = new Map([...entries, ...(await sinkEntries(tmpDir))].map((e) => [e[0], e]));
         const consolidated = (files['.zmetadata'] as { metadata: Record<string, unknown> }).metadata;
-        const unrecorded = expectedChunkKeys(consolidated).find((key) => !recorded.has(key));
-        if (unrecorded !== undefined) {
-          throw new DatasetError(`Chunk ${unrecorded} has no manifest entry: it was not written through a chunk sink of this writer.`);
-        }
+        // Every chunk of every array must have been recorded; the index refuses to be written otherwise.
+        await writeManifest(tmpDir, checked.attrs.content_version, allEntries(entries, tmpDir), undefined, consolidated);
         await rm(join(tmpDir, MANIFEST_PARTS_DIR), { recursive: true, force: true });
-        await writeManifest(tmpDir, checked.attrs.content_version, recorded.values());
         await writeFile(join(tmpDir, '.zattrs'), JSON.stringify(files['.zattrs'], null, 2));
         await writeFile(join(tmpDir, '.zmetadata'), JSON.stringify(files['.zmetadata'], null, 2));
         await atomic.commit();

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readManifest } from '../../src/store/chunk-manifest.js';
 import { beginStoreUpdate, bumpContentVersion } from '../../src/store/store-update.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
 import { smallSpec, tempDir, writeSynthetic } from './helpers.js';
@@ -41,9 +42,9 @@ describe('store updates', () => {
     const update = await beginStoreUpdate(dir);
     await update.stage('no2/0/0/0', await readFile(join(dir, 'no2/0/1/1')));
     await update.commit('copy a chunk');
-    const manifest = JSON.parse(await readFile(join(dir, '.zmanifest'), 'utf8'));
-    expect(manifest.content_version).toBe('v2');
-    expect(manifest.chunks['no2/0/0/0']).toEqual(manifest.chunks['no2/0/1/1']);
+    const manifest = (await readManifest(dir, 'ds'))!;
+    expect(manifest.contentVersion).toBe('v2');
+    expect(manifest.entry('no2/0/0/0')).toEqual(manifest.entry('no2/0/1/1'));
     const reader = await openDataset(dir);
     expect(await reader.readChunk('no2', 0, 0)).toEqual(await reader.readChunk('no2', 1, 1));
   });

@@ -1,7 +1,8 @@
 import { cp, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkEntry } from '../../src/store/chunk-manifest.js';
+import { chunkEntry, readManifest } from '../../src/store/chunk-manifest.js';
+import { manifestText } from '../../src/store/chunk-manifest-json.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
 import { smallSpec, tempDir, writeSynthetic } from './helpers.js';
 
@@ -31,9 +32,10 @@ describe('reading corrupt or foreign stores', () => {
     await writeFile(join(dir, '.zmetadata'), JSON.stringify(doc));
   }
 
-  /** Rewrites the chunk manifest through `edit`. */
+  /** Rewrites the chunk manifest through `edit`, in the JSON form older stores have (still read). */
   async function editManifest(dir: string, edit: (manifest: Record<string, any>) => void): Promise<void> {
-    const doc = JSON.parse(await readFile(join(dir, '.zmanifest'), 'utf8'));
+    const manifest = (await readManifest(dir, 'x'))!;
+    const doc = JSON.parse(manifestText(manifest.contentVersion, manifest.entries(), manifest.aggregates));
     edit(doc);
     await writeFile(join(dir, '.zmanifest'), JSON.stringify(doc));
   }

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readManifest } from '../../src/store/chunk-manifest.js';
 import { openChunkSink } from '../../src/store/chunk-sink.js';
 import { createDatasetWriter, writeDataset } from '../../src/store/zarr-writer.js';
 import { openDataset } from '../../src/store/zarr-reader.js';
@@ -44,18 +45,19 @@ describe('dataset writer', () => {
   it('writes a chunk manifest listing every chunk file of every array with its size and CRC-32', async () => {
     const dir = join(root.dir, 'ds');
     await writeSynthetic(dir, smallSpec());
-    const manifest = JSON.parse(await readFile(join(dir, '.zmanifest'), 'utf8'));
-    expect(manifest).toMatchObject({ manifest_format: 1, checksum: 'crc32', content_version: 'v1' });
+    const manifest = (await readManifest(dir, 'ds'))!;
+    expect(manifest.contentVersion).toBe('v1');
     const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile() && !e.name.startsWith('.'))
       .map((e) => relative(dir, join(e.parentPath, e.name)))
       .sort();
     // 2 fields x 3 x 3 chunks, 2 static arrays of one chunk, 4 coordinate arrays of one chunk.
     expect(files.length).toBe(2 * 9 + 2 + 4);
-    expect(Object.keys(manifest.chunks).sort()).toEqual(files);
+    expect([...manifest.entries()].map(([key]) => key).sort()).toEqual(files);
+    expect(manifest.size).toBe(files.length);
     for (const key of files) {
       const bytes = await readFile(join(dir, key));
-      expect(manifest.chunks[key], key).toEqual([bytes.length, crc32(bytes)]);
+      expect(manifest.entry(key), key).toEqual({ size: bytes.length, crc32: crc32(bytes) });
     }
     expect((await readdir(dir)).filter((n) => n.includes('parts') || n.includes('tmp'))).toEqual([]);
   });

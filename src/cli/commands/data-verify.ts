@@ -20,8 +20,9 @@ directory (DIR such as data/demo): the metadata, the chunk manifest (.zmanifest)
 present, of the recorded size and CRC-32, and decoding to a full chunk — and, for a data directory, the precomputed
 city references. Lists every problem; exit code 0 when all is intact, 1 when something is damaged.
 
-  --write-manifest  give a store written before chunk manifests existed its manifest, if and only if every chunk
-                    is present and decodes (a store that has one is only checked)
+  --write-manifest  give a store written before chunk manifests existed its manifest, or rewrite a JSON manifest
+                    as a binary chunk index, if and only if every chunk is present and decodes (a store that
+                    has a chunk index is only checked)
   --no-progress     no progress bar`;
 
 /** Most problems printed per dataset; the count of the rest is printed instead. */
@@ -40,7 +41,7 @@ function parseOptions(args: string[]) {
 }
 
 function report(result: StoreVerification): void {
-  const what = result.manifest === 'written' ? 'manifest written' : result.manifest === 'checked' ? 'manifest checked' : 'no manifest';
+  const what = { written: 'manifest written', converted: 'manifest checked and rewritten as a chunk index', checked: 'manifest checked', missing: 'no manifest' }[result.manifest];
   if (result.problems.length === 0) {
     console.log(`${result.dataset}: ok (${result.chunks} chunks, ${what})`);
     return;
