@@ -10,8 +10,8 @@
  * collection, minutes apart, so within a tooth it climbs by what the evicted entries held (several KB per fresh
  * location) and then drops. The test is therefore across teeth: the peak of the last third of the run may exceed the
  * peak of the middle third by at most 5 % (an unbounded cache, at 3 to 12 KB per fresh location, raises every peak).
- * The least-squares slope of the last third is reported beside it. The issue's soak is
- * `--minutes 25 --rate 40 --fresh 0.3 --budget-mb 512`.
+ * The least-squares slope of the last third is reported beside it. A soak at the default budget, as an operator would
+ * run one: `--minutes 25 --rate 40 --fresh 0.3 --budget-mb 512`.
  * Writes bench/results/soak.json with the RSS samples.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
