@@ -14,9 +14,12 @@ export interface BenchResult {
   readonly figures?: Readonly<Record<string, unknown>>;
 }
 
-/** A benchmark module. */
+/** Options of the command line (`--minutes 25` is `{ minutes: '25' }`), as text. */
+export type BenchOptions = Readonly<Record<string, string>>;
+
+/** A benchmark module; one that takes no options ignores them. */
 export interface BenchModule {
-  run(): Promise<BenchResult>;
+  run(options?: BenchOptions): Promise<BenchResult>;
 }
 
 /** Every benchmark, by the name given on the command line. */
@@ -31,6 +34,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
+  soak: () => import('./soak.js'),
   state: () => import('./shared-state.js'),
   tiles: () => import('./tiles.js'),
 };

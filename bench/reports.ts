@@ -124,7 +124,7 @@ async function stages(dataDir: string, dir: string, at: readonly { lat: number; 
   try {
     const historical = new HistoricalService({
       backend: compute, geocoder: { stable: true, search: async () => [], reverse: async () => undefined },
-      cache: new MemoryStatsCache(new SqliteStatsCache(db)), clock: systemClock, timeoutMs: 60_000, computeVersion: 'bench',
+      cache: new MemoryStatsCache(new SqliteStatsCache(db), 64 * 1024 * 1024), clock: systemClock, timeoutMs: 60_000, computeVersion: 'bench',
     });
     const source = createReportContentSource({ historical, surroundings: compute, clock: systemClock });
     const key = new SqliteKeyStore(db).create({ type: 'sk', label: 'bench stages' }, new Date()).record;

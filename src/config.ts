@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { DefaultLimits } from './keys/entitlement.js';
 import type { GeocoderChoice } from './config/geocoder-kind.js';
 import { fail, type Kind } from './config/kinds.js';
+import { cacheBudgets } from './config/memory-budget.js';
 import { packageVersion } from './config/package-version.js';
 import {
   CONDITIONS, SETTING_KEYS, SETTINGS, type DefaultContext, type Setting, type SettingKey, type SettingValues,
@@ -183,5 +184,7 @@ export function loadConfig(env: Environment, overrides: ConfigOverrides = {}): C
     nats: given.nats === undefined ? fromEnv.nats : { outageMs: read(SETTINGS.natsOutageMs, env), ...given.nats },
   };
   check(valuesOf(merged));
+  // The caches must fit the memory budget (a configuration error otherwise); the node sizes them the same way.
+  cacheBudgets(merged);
   return frozen(merged);
 }

@@ -8,12 +8,14 @@
  * location are fixed. Besides the body, an answer remembers the city whose scope it needed, so a key without that
  * city is refused by the full path, never served from here.
  *
- * Bounded by bytes. Eviction is second-chance (CLOCK): a read only sets a flag, so the hot path never reorders the
+ * Bounded by the bytes an answer really holds: body, buffer, records, URL and map entry (what test/api/
+ * stats-responses.test.ts measures). Eviction is second-chance (CLOCK): a read only sets a flag, so the hot path never reorders the
  * map; when room is needed, the oldest URL goes unless it was read since the last pass, which earns it another round.
  */
 import { STAT_METRICS } from '../cities/city-types.js';
 import { holdsMetric } from '../keys/entitlement.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
+import { MAP_ENTRY_BYTES, OBJECT_HEADER_BYTES, SLOT_BYTES, TYPED_ARRAY_OVERHEAD_BYTES, stringBytes, unpooledCopy } from '../util/heap-size.js';
 
 /** One stored answer. */
 export interface StoredStatsAnswer {
@@ -31,12 +33,12 @@ interface UrlEntry {
   read: boolean;
 }
 
-/** Bookkeeping bytes counted per answer on top of its body. */
-const ANSWER_OVERHEAD_BYTES = 128;
-/** Bookkeeping bytes counted per URL on top of the URL text (UTF-16). */
-const URL_OVERHEAD_BYTES = 256;
 /** Number of distinct metric scopes (one bit per metric). */
 const SCOPES = 1 << STAT_METRICS.length;
+/** What an answer holds besides its body bytes: its buffer's objects and the `{ body, cityId }` record. */
+const ANSWER_OVERHEAD_BYTES = TYPED_ARRAY_OVERHEAD_BYTES + OBJECT_HEADER_BYTES + 2 * SLOT_BYTES;
+/** What a URL holds besides its text: its map entry, the `UrlEntry` record and its array of a slot per scope. */
+const URL_OVERHEAD_BYTES = MAP_ENTRY_BYTES + OBJECT_HEADER_BYTES + 3 * SLOT_BYTES + 32 + SCOPES * SLOT_BYTES;
 
 /**
  * The key's metric scope as a small integer (one bit per metric of STAT_METRICS): the part of a key that shapes the
@@ -77,10 +79,11 @@ export class StatsResponseCache {
   put(scope: number, url: string, body: string, cityId: string | null): void {
     let entry = this.#byUrl.get(url);
     if (entry?.byScope[scope] !== undefined) return;
-    const answer: StoredStatsAnswer = { body: Buffer.from(body, 'utf8'), cityId };
+    // A buffer of its own: a small one from Node's shared pool would keep a whole 8 KiB slab alive after eviction.
+    const answer: StoredStatsAnswer = { body: unpooledCopy(body), cityId };
     const answerBytes = answer.body.length + ANSWER_OVERHEAD_BYTES;
     if (entry === undefined) {
-      entry = { byScope: new Array<StoredStatsAnswer | undefined>(SCOPES).fill(undefined), bytes: 2 * url.length + URL_OVERHEAD_BYTES, read: true };
+      entry = { byScope: new Array<StoredStatsAnswer | undefined>(SCOPES).fill(undefined), bytes: stringBytes(url) + URL_OVERHEAD_BYTES, read: true };
       if (entry.bytes + answerBytes > this.#budget) return;
       this.#byUrl.set(url, entry);
       this.#bytes += entry.bytes;

@@ -44,6 +44,17 @@ export function integer(min: number, max: number): Kind<number> {
   };
 }
 
+/** `kind`, or no value at all (the setting stays unset and something else decides). */
+export function optional<T>(kind: Kind<T>): Kind<T | undefined> {
+  return {
+    parse: (text, name) => kind.parse(text, name),
+    check(value, name) {
+      if (value !== undefined) kind.check(value, name);
+    },
+    allowed: kind.allowed,
+  };
+}
+
 /** Text that is not blank (a host name, a file); `path` resolves it against the working directory. */
 export function text(options: { path?: boolean; allowed: string }): Kind<string> {
   return {

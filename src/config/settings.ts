@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { geocoderChoice, type GeocoderChoice } from './geocoder-kind.js';
-import { httpUrl, integer, natsServers, oneOf, printableText, secret, text, type Kind } from './kinds.js';
+import { httpUrl, integer, natsServers, oneOf, optional, printableText, secret, text, type Kind } from './kinds.js';
 
 /** What derived defaults derive from: the data directory (after its override), the docs URL, the package version. */
 export interface DefaultContext {
@@ -58,6 +58,11 @@ const setting = <T>(entry: Setting<T>): Setting<T> => entry;
 
 /** Shortest accepted `SVC_TILE_SECRET`, characters (a generated secret has 43: 256 random bits in base64url). */
 const MIN_TILE_SECRET_CHARS = 32;
+
+/** Smallest accepted `SVC_MEMORY_BUDGET_MB`: 4 MiB for each sixteenth of it a cache gets. */
+export const MIN_MEMORY_BUDGET_MB = 64;
+/** Default `SVC_MEMORY_BUDGET_MB`. */
+export const DEFAULT_MEMORY_BUDGET_MB = 512;
 
 /** The log levels of pino, most severe first; `silent` logs nothing. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -137,9 +142,13 @@ export const SETTINGS = {
     env: 'SVC_KEEP_ALIVE_TIMEOUT_MS', kind: integer(1, 600_000), default: 72_000,
     doc: 'how long an idle keep-alive connection stays open between requests (above the 60 s idle time-out of common load balancers)',
   }),
+  memoryBudgetMb: setting({
+    env: 'SVC_MEMORY_BUDGET_MB', kind: integer(MIN_MEMORY_BUDGET_MB, 1_048_576), default: DEFAULT_MEMORY_BUDGET_MB,
+    doc: "memory for all of the node's caches together, MiB, each counting what its entries really hold; every cache gets a fixed share of it ([memory](#memory)). A node needs this much on top of its baseline",
+  }),
   statsResponseCacheMb: setting({
-    env: 'SVC_STATS_RESPONSE_CACHE_MB', kind: integer(0, 65_536), default: 32,
-    doc: 'memory for complete `/historical/stats` answers replayed by the stats fast path, MiB; 0 turns it off',
+    env: 'SVC_STATS_RESPONSE_CACHE_MB', kind: optional(integer(0, 65_536)), default: undefined, defaultDoc: 'unset: 1/16 of `SVC_MEMORY_BUDGET_MB`',
+    doc: 'memory for complete `/historical/stats` answers replayed by the stats fast path, MiB, taken from the memory budget; 0 turns it off',
   }),
   tileSecret: setting({
     env: 'SVC_TILE_SECRET', kind: secret(MIN_TILE_SECRET_CHARS), default: undefined, defaultDoc: 'unset: `$SVC_DATA_DIR/tile-secret`',
@@ -150,11 +159,12 @@ export const SETTINGS = {
     doc: 'public address of the API that absolute tile URLs in TileJSON start with; set it behind a proxy that terminates TLS or rewrites the host',
   }),
   mapTileCacheMb: setting({
-    env: 'SVC_MAP_TILE_CACHE_MB', kind: integer(1, 65_536), default: 64, doc: 'memory for drawn map tiles, raw and gzipped, MiB',
+    env: 'SVC_MAP_TILE_CACHE_MB', kind: optional(integer(1, 65_536)), default: undefined, defaultDoc: 'unset: 2/16 of `SVC_MEMORY_BUDGET_MB`',
+    doc: 'memory for drawn map tiles, raw and gzipped, MiB, taken from the memory budget',
   }),
   mapSliceCacheMb: setting({
-    env: 'SVC_MAP_SLICE_CACHE_MB', kind: integer(1, 65_536), default: 128,
-    doc: "memory for the model's hourly grid slices behind map tiles, MiB (about 77 KB per field and hour on the 10 m demo grid)",
+    env: 'SVC_MAP_SLICE_CACHE_MB', kind: optional(integer(1, 65_536)), default: undefined, defaultDoc: 'unset: 4/16 of `SVC_MEMORY_BUDGET_MB`',
+    doc: "memory for the model's hourly grid slices behind map tiles, MiB, taken from the memory budget (about 77 KB per field and hour on the 10 m demo grid)",
   }),
   logLevel: setting({ env: 'SVC_LOG_LEVEL', kind: oneOf(LOG_LEVELS), default: 'info', doc: 'least severe level logged; `silent` logs nothing' }),
   reportsDir: setting({

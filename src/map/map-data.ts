@@ -10,6 +10,7 @@ import type { DatasetInfo, Timesteps } from '../upstream/model-service-contract.
 import type { ModelServiceClient } from '../upstream/model-service-client.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru } from '../util/byte-lru.js';
+import { typedArrayBytes } from '../util/heap-size.js';
 import type { BuildingArrays } from './building-features.js';
 import { gridFootprint, type GridFootprint } from './grid-projection.js';
 
@@ -35,8 +36,6 @@ export interface MapDataOptions {
   readonly sliceCacheBytes: number;
 }
 
-/** Per-entry overhead counted by the byte-bounded caches besides the data itself. */
-const ENTRY_OVERHEAD = 128;
 
 /** `values` when they cover the dataset's grid; a grid of another size is the upstream's failure. */
 function fitting<T extends Float32Array | Uint8Array>(state: DatasetState, values: T): T {
@@ -59,7 +58,7 @@ export class MapData {
 
   constructor(options: MapDataOptions) {
     this.#options = options;
-    this.#slices = new ByteLru(options.sliceCacheBytes, (values) => values.byteLength + ENTRY_OVERHEAD);
+    this.#slices = new ByteLru<Float32Array>(options.sliceCacheBytes, typedArrayBytes);
   }
 
   /**

@@ -17,6 +17,7 @@ import type { ModelServiceClient } from '../upstream/model-service-client.js';
 import type { PrecomputeGrid } from '../compute/precompute-publish.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
+import { OBJECT_HEADER_BYTES, SLOT_BYTES, typedArrayBytes } from '../util/heap-size.js';
 import { quoteInput } from '../util/quote-input.js';
 import { AnnualGrids, type AnnualStatus } from './annual-grids.js';
 import { assembleSkeleton, catalogBody, CATALOG_TTL_S, type CatalogSkeleton } from './catalog.js';
@@ -64,7 +65,10 @@ export interface TileJsonResult {
 /** Longest client cache lifetime of map answers, seconds. */
 export const TILE_MAX_AGE_S = 86_400;
 
-const ENTRY_OVERHEAD = 128;
+/** What a cached tile holds: its buffers (whole, whatever part they view) and the `{ raw, gzip }` record. */
+function tileBytes(tile: EncodedTile): number {
+  return typedArrayBytes(tile.raw) + (tile.gzip === undefined ? 0 : typedArrayBytes(tile.gzip)) + OBJECT_HEADER_BYTES + 2 * SLOT_BYTES;
+}
 
 /** Whether `err` says the model service could not answer (as opposed to a fault of ours). */
 function upstreamFailure(err: unknown): boolean {
@@ -98,7 +102,7 @@ export class MapService {
       dataDir: deps.dataDir, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, warn: deps.warn ?? (() => {}),
     });
     this.#signatures = { secret: deps.secret, verified: new VerifiedSignatures() };
-    this.#tiles = new ByteLru(deps.tileCacheBytes, (tile) => tile.raw.byteLength + (tile.gzip?.byteLength ?? 0) + ENTRY_OVERHEAD);
+    this.#tiles = new ByteLru(deps.tileCacheBytes, tileBytes);
   }
 
   /** The catalog of `cityId` for `key`. */

@@ -24,6 +24,9 @@ export interface ConnectOptions {
   /** Drives the client's timers and, when embedded, the model's live hour. */
   readonly clock: UpstreamClock;
   readonly seed?: number;
+  /** Budgets of the embedded service's decoded-chunk and slice caches, bytes (its defaults when omitted). */
+  readonly chunkCacheBytes?: number;
+  readonly sliceCacheBytes?: number;
   /** Where the embedded service records damaged datasets (the API's registry, so each problem is logged once). */
   readonly damage?: DamageRegistry;
 }
@@ -45,6 +48,8 @@ export async function connectModelService(options: ConnectOptions): Promise<Mode
     ? await startModelService({
       dataDir: options.dataDir, host: '127.0.0.1', port: 0, seed: options.seed ?? DEFAULT_MODEL_SEED, now: () => options.clock.now(),
       ...(options.damage ? { damage: options.damage } : {}),
+      ...(options.chunkCacheBytes !== undefined ? { chunkCacheBytes: options.chunkCacheBytes } : {}),
+      ...(options.sliceCacheBytes !== undefined ? { sliceCacheBytes: options.sliceCacheBytes } : {}),
     })
     : undefined;
   const url = embedded?.url ?? options.url!;

@@ -4,6 +4,7 @@
  */
 import type { DatasetReader, HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
+import { typedArrayBytes } from '../util/heap-size.js';
 import { datasetHash } from './perturbation.js';
 import { ReferenceCalendar } from './reference-calendar.js';
 
@@ -61,7 +62,7 @@ export class ChunkCache {
   readonly #lru: ByteLru<Int16Array>;
 
   constructor(budgetBytes: number) {
-    this.#lru = new ByteLru<Int16Array>(budgetBytes, (chunk) => chunk.byteLength);
+    this.#lru = new ByteLru<Int16Array>(budgetBytes, typedArrayBytes);
   }
 
   /** The raw chunk (hour-major) of `field` at chunk (row, col) of `dataset`. */

@@ -9,6 +9,7 @@
  */
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
+import { typedArrayBytes } from '../util/heap-size.js';
 import { noiseAt, FIELD_GROUP, perturbValue } from './perturbation.js';
 import type { ServedDataset } from './served-dataset.js';
 import { HOUR_MS, type Step } from './timeline.js';
@@ -20,7 +21,7 @@ export class SliceStore {
   readonly #seed: number;
 
   constructor(budgetBytes: number, seed: number) {
-    this.#lru = new ByteLru<Int16Array>(budgetBytes, (plane) => plane.byteLength);
+    this.#lru = new ByteLru<Int16Array>(budgetBytes, typedArrayBytes);
     this.#seed = seed;
   }
 

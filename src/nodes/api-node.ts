@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 import type { Config } from '../config.js';
+import { cacheBudgets } from '../config/memory-budget.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { DamagedDataError } from '../errors.js';
 import type { Geocoder } from '../geocode/geocoder.js';
@@ -16,10 +17,11 @@ import { MapService } from '../map/map-service.js';
 import { poolRenderer } from '../map/tile-renderer.js';
 import { loadTileSecret } from '../map/tile-secret.js';
 import { connectModelService, type ModelServiceConnection } from '../model-service/connect.js';
-import { createReportContentSource } from '../reports/index.js';
+import { createReportContentSource, SurroundingsSource } from '../reports/index.js';
 import { createReportProduct, type ReportProduct } from '../reports/report-product.js';
 import type { ReportContentSource } from '../reports/report-types.js';
 import type { HistoricalService } from '../services/historical-service.js';
+import { LiveCache } from '../services/live-cache.js';
 import { LiveService } from '../services/live-service.js';
 import { DamageRegistry } from '../store/damage-registry.js';
 import { listDatasets } from '../store/data-dir.js';
@@ -30,7 +32,6 @@ import { geocoderFor } from './geocoders.js';
 import { buildApp } from './http-app.js';
 import { historicalService } from './statistics.js';
 
-const MIB = 1024 * 1024;
 
 /**
  * Opens every dataset of the data directory once, as a query would (metadata, chunk manifest, outdoor mask, city
@@ -49,6 +50,8 @@ async function checkDatasets(dataDir: string, compute: PlannedCompute, damage: D
 export interface ReportContentParts {
   readonly historical: HistoricalService;
   readonly compute: PlannedCompute;
+  /** The memory budget's share for surroundings grids, bytes. */
+  readonly surroundingsCacheBytes: number;
   readonly geocoder: Geocoder;
   readonly clock: Clock;
 }
@@ -62,7 +65,9 @@ export interface ReportsWiring {
 
 /** The reports product as the service runs it: the report content gathered over the statistics and compute pool. */
 export const DEFAULT_REPORTS_WIRING: ReportsWiring = Object.freeze({
-  content: (parts: ReportContentParts) => createReportContentSource({ historical: parts.historical, surroundings: parts.compute, clock: parts.clock }),
+  content: (parts: ReportContentParts) => createReportContentSource({
+    historical: parts.historical, surroundings: new SurroundingsSource(parts.compute, parts.surroundingsCacheBytes), clock: parts.clock,
+  }),
 });
 
 /** Options of `createServer`. */
@@ -120,6 +125,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   };
   try {
     const clock = systemClock;
+    // Every cache's share of SVC_MEMORY_BUDGET_MB (loadConfig has checked that they fit).
+    const budgets = cacheBudgets(config);
     const db = openDatabase(config.dbFile);
     cleanups.push(() => db.close());
     let log: FastifyBaseLogger | undefined;
@@ -135,14 +142,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Live and forecast data: the configured model service, or the embedded one over the data directory.
     const modelService = await connectModelService({
       url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock, damage,
+      chunkCacheBytes: budgets.modelChunks, sliceCacheBytes: budgets.modelSlices,
     });
     cleanups.push(() => modelService.close());
-    const live = new LiveService({ model: modelService.client, geocoder, clock });
+    const live = new LiveService({
+      model: modelService.client, geocoder, clock, cache: new LiveCache({ clock, budgetBytes: budgets.realtime }),
+    });
     const keys = new SqliteKeyStore(db);
     // Presented keys are looked up in SQLite at most once per KEY_CACHE_TTL_MS each (operator changes apply within it).
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
-    const content = wiring.content({ historical, compute: backends.compute, geocoder, clock });
+    const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
     const reports = createReportProduct({
       store: backends.jobs,
       files: backends.files,
@@ -159,8 +169,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       clock,
       renderer: poolRenderer((task) => backends.compute.runTask(task)),
       secret: await loadTileSecret(config.tileSecret, config.dataDir),
-      sliceCacheBytes: config.mapSliceCacheMb * MIB,
-      tileCacheBytes: config.mapTileCacheMb * MIB,
+      sliceCacheBytes: budgets.mapSlices,
+      tileCacheBytes: budgets.mapTiles,
       // The annual layers are drawn from the cities' precomputes in the data directory.
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),

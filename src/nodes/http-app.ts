@@ -7,6 +7,7 @@ import type { Server as HttpServer, RequestListener } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { cacheBudgets } from '../config/memory-budget.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import type { KeyLookup } from '../keys/key-types.js';
 import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
@@ -83,7 +84,6 @@ export interface AppDeps {
   readonly logStream?: { write(line: string): void };
 }
 
-const MIB = 1024 * 1024;
 
 /** Builds the application (not yet listening). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -94,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const docs = new DocsLocation(config.docsUrl, { host: config.host, port: config.port }, () => server?.address() ?? null);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter();
   // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
-  const answers = config.statsResponseCacheMb > 0 ? new StatsResponseCache(config.statsResponseCacheMb * MIB) : undefined;
+  const answers = config.statsResponseCacheMb !== 0 ? new StatsResponseCache(cacheBudgets(config).statsResponses) : undefined;
   const fastPath = answers && new StatsFastPath({ answers, keys: deps.keys, limiter, clock, limits: config.limits });
   // Drawn map tiles, answered before routing too.
   const tileFastPath = deps.map !== undefined && deps.tileFastPath !== false ? new TileFastPath(deps.map) : undefined;

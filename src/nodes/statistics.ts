@@ -5,6 +5,7 @@
  */
 import { KERNEL_VERSION } from '../compute/stats-kernel.js';
 import type { Config } from '../config.js';
+import { cacheBudgets } from '../config/memory-budget.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import { HistoricalService } from '../services/historical-service.js';
 import { MemoryStatsCache } from '../services/memory-stats-cache.js';
@@ -42,7 +43,7 @@ export function historicalService(config: Config, backends: Pick<NodeBackends, '
   return new HistoricalService({
     backend: backends.compute,
     geocoder: parts.geocoder,
-    cache: new MemoryStatsCache(backends.statsCache),
+    cache: new MemoryStatsCache(backends.statsCache, cacheBudgets(config).statistics),
     ...(backends.flights !== undefined ? { flights: backends.flights } : {}),
     clock: parts.clock,
     timeoutMs: config.upstreamTimeoutMs,

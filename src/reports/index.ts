@@ -5,6 +5,8 @@
  */
 /** Gathering the content of a report. */
 export { createReportContentSource, type ReportContentDeps } from './content/content-source.js';
+/** Surroundings grids over the compute back end, in a memory LRU of a given budget. */
+export { SurroundingsSource } from './content/surroundings-source.js';
 /** The self-contained HTML report of a content. */
 export { renderReportHtml } from './render/html/render-html.js';
 /** The A4 PDF report of a content. */

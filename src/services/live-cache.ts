@@ -1,11 +1,13 @@
 /**
  * The server-side cache of `/realtime` (spec: 5 minutes per (lat, lon, radius)): model answers kept for a fixed time
- * on an injectable clock, bounded in entries. Keys are built here, in one place, and name the product and the dataset
+ * on an injectable clock, bounded by the bytes the entries really hold (the parsed answer, key and records) and in
+ * entries. Keys are built here, in one place, and name the product and the dataset
  * too, so a city whose dataset changes never answers from another dataset's entries; forecast keys only name
  * in-flight calls to share (forecasts are not cached).
  */
 import type { RecordsResponse } from '../upstream/model-service-contract.js';
 import type { Clock } from '../util/clock.js';
+import { MAP_ENTRY_BYTES, OBJECT_HEADER_BYTES, SLOT_BYTES, jsonValueBytes, stringBytes } from '../util/heap-size.js';
 
 /** The two live products (the same names as the spec's product ids). */
 export type LiveProduct = 'realtime' | 'forecast';
@@ -45,7 +47,15 @@ export interface LiveCacheOptions {
   readonly ttlMs?: number;
   /** Most entries kept; the oldest go first (default 10,000). */
   readonly maxEntries?: number;
+  /** Most bytes the entries hold; the oldest go first (default `LIVE_CACHE_BYTES`). */
+  readonly budgetBytes?: number;
 }
+
+/** Default memory budget of the cache: 32 MiB. */
+export const LIVE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** What the cache holds for an entry besides the answer: key, map entry, the entry and its `{ entry, bytes }` record. */
+const ENTRY_RECORD_BYTES = MAP_ENTRY_BYTES + 2 * (OBJECT_HEADER_BYTES + 2 * SLOT_BYTES);
 
 /**
  * Entries expire `ttlMs` after they were fetched: an entry is served while now < fetched + ttl. Every entry has the
@@ -55,34 +65,45 @@ export class LiveCache {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   readonly #maxEntries: number;
-  readonly #entries = new Map<string, LiveCacheEntry>();
+  readonly #budgetBytes: number;
+  readonly #entries = new Map<string, { readonly entry: LiveCacheEntry; readonly bytes: number }>();
+  #bytes = 0;
 
   constructor(options: LiveCacheOptions) {
     this.#clock = options.clock;
     this.#ttlMs = options.ttlMs ?? REALTIME_TTL_MS;
     this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#budgetBytes = options.budgetBytes ?? LIVE_CACHE_BYTES;
   }
 
   /** The entry under `key` if it is still fresh. */
   get(key: LiveCacheKey): LiveCacheEntry | undefined {
-    const entry = this.#entries.get(key.id);
-    if (entry === undefined) return undefined;
-    if (this.#clock.now() >= entry.fetchedMs + this.#ttlMs) {
-      this.#entries.delete(key.id);
+    const held = this.#entries.get(key.id);
+    if (held === undefined) return undefined;
+    if (this.#clock.now() >= held.entry.fetchedMs + this.#ttlMs) {
+      this.#drop(key.id, held.bytes);
       return undefined;
     }
-    return entry;
+    return held.entry;
   }
 
-  /** Stores an answer fetched now; drops expired entries and, beyond the bound, the oldest ones. */
+  /**
+   * Stores an answer fetched now; drops expired entries and, beyond the bounds, the oldest ones. An answer larger than
+   * the whole budget is returned but not kept.
+   */
   put(key: LiveCacheKey, response: RecordsResponse): LiveCacheEntry {
     const now = this.#clock.now();
     const entry: LiveCacheEntry = { response, fetchedMs: now };
-    this.#entries.delete(key.id);
-    this.#entries.set(key.id, entry);
-    for (const [id, old] of this.#entries) {
-      if (this.#entries.size <= this.#maxEntries && now < old.fetchedMs + this.#ttlMs) break;
-      this.#entries.delete(id);
+    const old = this.#entries.get(key.id);
+    if (old !== undefined) this.#drop(key.id, old.bytes);
+    const bytes = jsonValueBytes(response) + stringBytes(key.id) + ENTRY_RECORD_BYTES;
+    if (bytes > this.#budgetBytes) return entry;
+    this.#entries.set(key.id, { entry, bytes });
+    this.#bytes += bytes;
+    for (const [id, held] of this.#entries) {
+      const within = this.#entries.size <= this.#maxEntries && this.#bytes <= this.#budgetBytes;
+      if (within && now < held.entry.fetchedMs + this.#ttlMs) break;
+      this.#drop(id, held.bytes);
     }
     return entry;
   }
@@ -90,5 +111,15 @@ export class LiveCache {
   /** Entries held (fresh or not yet swept). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Bytes the entries held hold. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #drop(id: string, bytes: number): void {
+    this.#entries.delete(id);
+    this.#bytes -= bytes;
   }
 }

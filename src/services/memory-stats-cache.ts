@@ -1,31 +1,47 @@
 /**
  * An in-memory LRU of cached statistics in front of the persistent cache (SQLite), so a hot location is answered
  * without a database query or parsing its stored meta. Entries never go stale: a cache key names the dataset content
- * version and the compute version, and the rows under one key are written once with the same value. The LRU is bounded
- * by bytes (block JSON text plus a fixed allowance for meta and the key).
+ * version and the compute version, and the rows under one key are written once with the same value.
+ *
+ * The LRU is bounded by what an entry really holds (`cachedStatsBytes`): each block as a flat string, the meta object
+ * with its strings and numbers, the entry's records, and (counted by the LRU) the key and its map entry. Block text
+ * made by `JSON.stringify` is a rope that costs about a third more than its characters, so it is flattened before it
+ * is kept (test/util/heap-size.test.ts measures both; test/services/memory-stats-cache.test.ts the weight).
  */
+import { STAT_METRICS } from '../cities/city-types.js';
 import { ByteLru } from '../util/byte-lru.js';
+import { OBJECT_HEADER_BYTES, SLOT_BYTES, flatString, jsonValueBytes, stringBytes } from '../util/heap-size.js';
 import type { StatsCacheKey } from './cache-keys.js';
 import type { CachedStats, MaybeAsync, StatsCache } from './stats-cache.js';
 
-/** Default memory budget of the LRU: 64 MiB, some 25,000 cached locations with every block. */
-const STATS_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
+/** The records of an entry besides its strings: `{ meta, blocks }` and `blocks` with a slot per metric. */
+const RECORD_BYTES = OBJECT_HEADER_BYTES + 2 * SLOT_BYTES + OBJECT_HEADER_BYTES + STAT_METRICS.length * SLOT_BYTES;
 
-/** Approximate weight of one entry: its block text plus meta, key and bookkeeping. */
-function weight(value: CachedStats): number {
-  let bytes = 512;
-  for (const block of Object.values(value.blocks)) bytes += block?.length ?? 0;
+/** Bytes one cached entry holds (the key and the LRU's bookkeeping apart): its records, meta and block text. */
+export function cachedStatsBytes(value: CachedStats): number {
+  let bytes = RECORD_BYTES + jsonValueBytes(value.meta);
+  for (const block of Object.values(value.blocks)) if (block !== undefined) bytes += stringBytes(block);
   return bytes;
 }
 
-/** A `StatsCache` that keeps recently used entries of another `StatsCache` in memory. */
+/** The entry with its block text as flat strings, so it holds no more than `cachedStatsBytes` counts. */
+function flattened(value: CachedStats): CachedStats {
+  const blocks: Partial<Record<(typeof STAT_METRICS)[number], string>> = {};
+  for (const metric of STAT_METRICS) {
+    const block = value.blocks[metric];
+    if (block !== undefined) blocks[metric] = flatString(block);
+  }
+  return { meta: value.meta, blocks };
+}
+
+/** A `StatsCache` that keeps recently used entries of another `StatsCache` in memory, within `budgetBytes`. */
 export class MemoryStatsCache implements StatsCache {
   readonly #inner: StatsCache;
   readonly #lru: ByteLru<CachedStats>;
 
-  constructor(inner: StatsCache, budgetBytes: number = STATS_MEMORY_BUDGET_BYTES) {
+  constructor(inner: StatsCache, budgetBytes: number) {
     this.#inner = inner;
-    this.#lru = new ByteLru(budgetBytes, weight);
+    this.#lru = new ByteLru(budgetBytes, cachedStatsBytes);
   }
 
   /** The entry from memory (at once), else from the inner cache (then kept in memory). */
@@ -39,11 +55,18 @@ export class MemoryStatsCache implements StatsCache {
 
   /** Stores in memory, then in the inner cache (a failure there propagates; memory still serves the entry). */
   put(key: StatsCacheKey, value: CachedStats): MaybeAsync<void> {
-    this.#lru.set(key.id, value);
+    this.#lru.set(key.id, flattened(value));
     return this.#inner.put(key, value);
   }
 
+  /** Entries and bytes held, for benchmarks and tests. */
+  stats(): { readonly entries: number; readonly bytes: number } {
+    const { entries, bytes } = this.#lru.stats();
+    return { entries, bytes };
+  }
+
   #keep(key: StatsCacheKey, stored: CachedStats | undefined): CachedStats | undefined {
+    // Rows read from SQLite are flat strings already.
     if (stored !== undefined) this.#lru.set(key.id, stored);
     return stored;
   }

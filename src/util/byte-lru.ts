@@ -1,8 +1,10 @@
 /**
  * A least-recently-used cache bounded by bytes, with in-flight sharing: concurrent `load` calls for one key share
  * one loader, and a failed load is not cached (the next call tries again). A value larger than the whole budget is
- * returned but not kept.
+ * returned but not kept. Besides each value's own weight, an entry is charged what the cache itself holds for it: its
+ * key string, its `Map` entry and its record (`lruEntryBytes`), so a budget bounds the memory the cache really holds.
  */
+import { MAP_ENTRY_BYTES, OBJECT_HEADER_BYTES, SLOT_BYTES, stringBytes } from './heap-size.js';
 
 /** Counters for health reporting and tests. */
 export interface LruStats {
@@ -12,7 +14,12 @@ export interface LruStats {
   readonly misses: number;
 }
 
-/** LRU keyed by string; `sizeOf` gives each value's weight in bytes. */
+/** Bytes the cache holds for an entry under `key` besides its value: key, map entry, record `{ value, bytes }`. */
+export function lruEntryBytes(key: string): number {
+  return stringBytes(key) + MAP_ENTRY_BYTES + OBJECT_HEADER_BYTES + 2 * SLOT_BYTES;
+}
+
+/** LRU keyed by string; `sizeOf` gives each value's weight in bytes (what the value holds, the key counted apart). */
 export class ByteLru<V> {
   readonly #budget: number;
   readonly #sizeOf: (value: V) => number;
@@ -39,7 +46,7 @@ export class ByteLru<V> {
 
   /** Stores a value, evicting the least recently used entries until the budget holds. */
   set(key: string, value: V): void {
-    const bytes = this.#sizeOf(value);
+    const bytes = this.#sizeOf(value) + lruEntryBytes(key);
     const old = this.#entries.get(key);
     if (old !== undefined) {
       this.#entries.delete(key);

@@ -21,14 +21,15 @@ describe('loadConfig', () => {
       geocoder: { kind: 'embedded' },
       modelServiceUrl: undefined,
       computeThreads: availableParallelism(),
-      statsResponseCacheMb: 32,
+      memoryBudgetMb: 512,
+      statsResponseCacheMb: undefined,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 72_000,
       tileSecret: undefined,
       publicUrl: undefined,
-      mapTileCacheMb: 64,
-      mapSliceCacheMb: 128,
+      mapTileCacheMb: undefined,
+      mapSliceCacheMb: undefined,
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);

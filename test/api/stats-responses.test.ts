@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
+import { heapGrowth } from '../helpers/heap-growth.js';
 import { StatsFastPath } from '../../src/api/stats-fast-path.js';
 import { metricScope, StatsResponseCache } from '../../src/api/stats-responses.js';
 import type { ApiKeyRecord } from '../../src/keys/key-types.js';
@@ -46,17 +47,29 @@ describe('StatsResponseCache', () => {
 
   it('holds its byte budget, giving URLs read since the last pass a second chance', () => {
     const body = 'x'.repeat(1000);
-    // Each URL costs 1000 + 128 (answer) + 2 × 2 + 256 (URL) = 1388 bytes: three fit in 4,200.
-    const cache = new StatsResponseCache(4_200);
+    // Each URL costs 1000 + 240 (answer: buffer objects, record) + 24 (URL text) + 184 (map entry, records, a slot
+    // per scope) = 1448 bytes: three fit in 4,400, four do not.
+    const cache = new StatsResponseCache(4_400);
     for (const url of ['/a', '/b', '/c']) cache.put(7, url, body, null);
-    expect(cache.stats()).toEqual({ answers: 3, bytes: 3 * 1388 });
+    expect(cache.stats()).toEqual({ answers: 3, bytes: 3 * 1448 });
     cache.put(7, '/d', body, null); // fresh answers all hold a chance: the oldest goes after one pass
     expect(cache.get(7, '/a')).toBeUndefined();
     expect(cache.get(7, '/b')).toBeDefined(); // read: survives the next pass
     cache.put(7, '/e', body, null);
     expect(cache.get(7, '/c')).toBeUndefined();
     expect(['/b', '/d', '/e'].map((url) => cache.get(7, url) !== undefined)).toEqual([true, true, true]);
-    expect(cache.stats().bytes).toBeLessThanOrEqual(4_200);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(4_400);
+  });
+
+  it('counts what its answers really hold: within 25 % of the memory they take, measured', () => {
+    const n = 2_000;
+    const cache = new StatsResponseCache(1024 ** 3);
+    const body = (i: number) => JSON.stringify({ i, values: Array.from({ length: 200 }, (_, k) => (i * k) % 1000) });
+    const grown = heapGrowth(() => {
+      for (let i = 0; i < n; i++) cache.put(7, `/v1/historical/stats?lat=${(50 + i / 1e5).toFixed(5)}&lon=4.35194`, body(i), 'brussels');
+    });
+    expect(grown / cache.stats().bytes).toBeGreaterThan(0.75);
+    expect(grown / cache.stats().bytes).toBeLessThan(1.25);
   });
 
   it('stores nothing larger than its whole budget, and nothing with no budget', () => {

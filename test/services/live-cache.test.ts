@@ -41,6 +41,22 @@ describe('LiveCache', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('keeps within its byte budget, counting the parsed answer and its key, the oldest out first', () => {
+    const clock = new ManualClock(0);
+    const probe = new LiveCache({ clock });
+    probe.put(key(1), answer(1));
+    const one = probe.bytes;
+    // The answer's objects and strings, its key text and the records: more than the JSON text alone.
+    expect(one).toBeGreaterThan(JSON.stringify(answer(1)).length);
+    const cache = new LiveCache({ clock, budgetBytes: 2 * one + one / 2 });
+    for (let i = 1; i <= 3; i++) cache.put(key(i), answer(i));
+    expect([1, 2, 3].map((i) => cache.get(key(i)) !== undefined)).toEqual([false, true, true]);
+    expect(cache.bytes).toBeLessThanOrEqual(2 * one + one / 2);
+    const tiny = new LiveCache({ clock, budgetBytes: one - 1 });
+    expect(tiny.put(key(1), answer(1)).response.n_cells).toBe(1); // answered, not kept
+    expect(tiny.size).toBe(0);
+  });
+
   it('replaces an entry put again, restarting its lifetime', () => {
     const clock = new ManualClock(0);
     const cache = new LiveCache({ clock });

@@ -1,18 +1,20 @@
 /** ByteLru: least-recently-used eviction by bytes, and loads shared between concurrent callers. */
 import { describe, expect, it } from 'vitest';
-import { ByteLru } from '../../src/util/byte-lru.js';
+import { ByteLru, lruEntryBytes } from '../../src/util/byte-lru.js';
 
 describe('ByteLru', () => {
   it('evicts the least recently used values once the byte budget is exceeded', () => {
-    const lru = new ByteLru<string>(10, (v) => v.length);
+    // Each entry is charged its key and bookkeeping too: room for two entries of 4 bytes, not three.
+    const entry = 4 + lruEntryBytes('a');
+    const lru = new ByteLru<string>(2 * entry + 2, (v) => v.length);
     lru.set('a', 'xxxx');
     lru.set('b', 'xxxx');
     expect(lru.get('a')).toBe('xxxx'); // a is now the most recent
     lru.set('c', 'xxxx');
     expect(lru.get('b')).toBeUndefined();
     expect(lru.get('a')).toBe('xxxx');
-    expect(lru.stats()).toMatchObject({ entries: 2, bytes: 8 });
-    lru.set('big', 'x'.repeat(11));
+    expect(lru.stats()).toMatchObject({ entries: 2, bytes: 2 * entry });
+    lru.set('big', 'x'.repeat(2 * entry));
     expect(lru.get('big')).toBeUndefined();
   });
 

@@ -10,6 +10,7 @@ import { SURROUNDINGS_VERSION } from '../../compute/surroundings-grid.js';
 import { ServiceError, UpstreamError } from '../../errors.js';
 import { surroundingsCacheKey } from '../../services/cache-keys.js';
 import { ByteLru } from '../../util/byte-lru.js';
+import { jsonValueBytes } from '../../util/heap-size.js';
 
 /** Default memory budget: 16 MiB, some 300 street-level grids of 31 × 31 display cells. */
 const SURROUNDINGS_CACHE_BYTES = 16 * 1024 * 1024;
@@ -17,11 +18,6 @@ const SURROUNDINGS_CACHE_BYTES = 16 * 1024 * 1024;
 /** Codes that say something about the request or the data, not about the back end's health. */
 const PERMANENT = new Set(['outside_coverage', 'product_unavailable', 'validation_error', 'dataset_damaged', 'dataset_error']);
 
-/** Approximate weight of a grid: numbers of its layers and cover, plus a fixed allowance. */
-function weight(grid: SurroundingsGrid): number {
-  const layers = Object.values(grid.layers).reduce((n, layer) => n + (layer?.length ?? 0), 0);
-  return 1024 + 16 * (layers + grid.cover.length + grid.sampled.length);
-}
 
 /** Resolves with `work`, or rejects with the signal's reason as soon as it aborts (the work itself goes on). */
 export function raceSignal<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -44,7 +40,7 @@ export class SurroundingsSource {
 
   constructor(backend: SurroundingsBackend, budgetBytes: number = SURROUNDINGS_CACHE_BYTES) {
     this.#backend = backend;
-    this.#lru = new ByteLru(budgetBytes, weight);
+    this.#lru = new ByteLru<SurroundingsGrid>(budgetBytes, jsonValueBytes);
   }
 
   /** The grid for the same dataset and sample as the statistics of `request`. */

@@ -102,7 +102,7 @@ export async function startReportWorker(natsUrl: string, node: E2eServer, option
   const local = plannedCompute(executor, { dataDir: config.dataDir });
   const statsCache = new KvStatsCache(link);
   const historical = new HistoricalService({
-    backend: local, geocoder: createEmbeddedGeocoder(createGazetteer(GAZETTEER)), cache: new MemoryStatsCache(statsCache),
+    backend: local, geocoder: createEmbeddedGeocoder(createGazetteer(GAZETTEER)), cache: new MemoryStatsCache(statsCache, 64 * 1024 * 1024),
     flights: new ClusterFlight({ link, cache: statsCache, owner: options.workerId, claimMs: 60_000 }),
     clock: systemClock, timeoutMs: config.upstreamTimeoutMs, computeVersion: `${config.version}+${KERNEL_VERSION}`,
   });
