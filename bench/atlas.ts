@@ -60,8 +60,12 @@ async function untilQuiet(service: { cpuSeconds(): Promise<number> }): Promise<v
   throw new Error('The service never became quiet after its first catalog.');
 }
 
-/** Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once. */
-async function annualTiles(dataDir: string, db: string, dataset: string) {
+/**
+ * Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once (or, with
+ * `perZoom`, at most that many per layer and zoom, evenly spread over the zoom's tiles), with the cold pass's
+ * latencies and largest tile per zoom.
+ */
+export async function annualTiles(dataDir: string, db: string, dataset: string, perZoom = Infinity) {
   const service = await startChild(['service', dataDir, db, JSON.stringify({ mapTileCacheMb: 1 })]);
   try {
     const auth = { authorization: `Bearer ${await service.newKey()}` };
@@ -73,17 +77,20 @@ async function annualTiles(dataDir: string, db: string, dataset: string) {
     const cold: number[] = [];
     let largest = 0;
     let empty = 0;
-    const all: string[] = [];
+    const all: { url: string; z: number }[] = [];
     for (const layer of ANNUAL) {
       const template: string = (await timedGet(`${service.url}${catalog.static[layer].tilejson}`)).json.tiles[0];
-      const urls: string[] = [];
+      const urls: { url: string; z: number }[] = [];
       for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
         const range = tilesCovering(box, z);
+        const atZoom: string[] = [];
         for (let x = range.x0; x <= range.x1; x++) {
-          for (let y = range.y0; y <= range.y1; y++) urls.push(template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`));
+          for (let y = range.y0; y <= range.y1; y++) atZoom.push(template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`));
         }
+        const step = Math.max(1, atZoom.length / perZoom);
+        for (let i = 0; i < atZoom.length; i += step) urls.push({ url: atZoom[Math.floor(i)], z });
       }
-      for (const [i, url] of urls.entries()) {
+      for (const [i, { url }] of urls.entries()) {
         const run = await timedGet(url);
         (i === 0 ? first : fresh).push(run.ms);
         largest = Math.max(largest, run.bytes);
@@ -91,8 +98,16 @@ async function annualTiles(dataDir: string, db: string, dataset: string) {
       }
       all.push(...urls);
     }
-    for (const url of all) cold.push((await timedGet(url)).ms);
-    return { zooms, first, fresh, cold, largest, empty };
+    const byZoom = new Map<number, { ms: number[]; largest: number }>();
+    for (const { url, z } of all) {
+      const run = await timedGet(url);
+      cold.push(run.ms);
+      const zoom = byZoom.get(z) ?? { ms: [], largest: 0 };
+      zoom.ms.push(run.ms);
+      zoom.largest = Math.max(zoom.largest, run.bytes);
+      byZoom.set(z, zoom);
+    }
+    return { zooms, first, fresh, cold, largest, empty, byZoom };
   } finally {
     await service.stop();
   }

@@ -12,11 +12,14 @@ export interface BenchResult {
   readonly notes: readonly string[];
   /** Named machine-readable figures (e.g. `cold_point_ms`), written at the top level of the JSON. */
   readonly figures?: Readonly<Record<string, unknown>>;
+  /** A target was missed: the run exits with code 1 (after writing the result). */
+  readonly failed?: boolean;
 }
 
 /** A benchmark module. */
 export interface BenchModule {
-  run(): Promise<BenchResult>;
+  /** `args`: what followed the benchmark's name on the command line up to the next name (its options). */
+  run(args?: readonly string[]): Promise<BenchResult>;
 }
 
 /** Every benchmark, by the name given on the command line. */
@@ -30,6 +33,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
+  scale: () => import('./scale.js'),
   state: () => import('./shared-state.js'),
   tiles: () => import('./tiles.js'),
 };

@@ -24,24 +24,40 @@ function formatTable(result: BenchResult): string {
   ].join('\n');
 }
 
-async function main(names: string[]): Promise<number> {
-  const known = Object.keys(BENCHMARKS);
-  if (names.length === 0 || names.some((n) => !(n in BENCHMARKS))) {
-    console.error(`Usage: npm run bench -- <name> [<name> ...]\nBenchmarks: ${known.join(', ')}`);
+/** Splits `a --x 1 b` into benchmarks with their options: [['a', ['--x', '1']], ['b', []]]; undefined when malformed. */
+function parseCommandLine(argv: readonly string[]): [string, string[]][] | undefined {
+  const runs: [string, string[]][] = [];
+  for (const arg of argv) {
+    if (arg in BENCHMARKS) runs.push([arg, []]);
+    else if (runs.length > 0 && (arg.startsWith('--') || runs[runs.length - 1][1].length > 0)) runs[runs.length - 1][1].push(arg);
+    else return undefined;
+  }
+  return runs.length > 0 ? runs : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const runs = parseCommandLine(argv);
+  if (runs === undefined) {
+    console.error(`Usage: npm run bench -- <name> [options] [<name> [options] ...]\nBenchmarks: ${Object.keys(BENCHMARKS).join(', ')}`);
     return 2;
   }
   const resultsDir = join(PROJECT_ROOT, 'bench', 'results');
   await mkdir(resultsDir, { recursive: true });
-  for (const name of names) {
-    const result = await (await BENCHMARKS[name]()).run();
+  let failed = false;
+  for (const [name, args] of runs) {
+    const result = await (await BENCHMARKS[name]()).run(args);
     console.log(`${formatTable(result)}\n`);
     const machine = { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown' };
     const doc = { ...(result.figures ?? {}), ...result, machine, date: new Date().toISOString() };
     const file = join(resultsDir, `${name}.json`);
     await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
     console.log(`wrote ${file}`);
+    if (result.failed) {
+      console.log(`${name}: a target was missed (exit code 1).`);
+      failed = true;
+    }
   }
-  return 0;
+  return failed ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(
