@@ -50,9 +50,9 @@ async function timedGet(url: string, headers: Record<string, string> = {}): Prom
  * background work for the live layers (every timestep's thermal range, the live hour's slices), which would otherwise
  * share the two cores with the tiles measured.
  */
-async function untilQuiet(service: { cpuSeconds(): Promise<number> }): Promise<void> {
+async function untilQuiet(service: { cpuSeconds(): Promise<number> }, withinS = 60): Promise<void> {
   const WINDOW_MS = 500;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < (withinS * 1000) / WINDOW_MS; i++) {
     const before = await service.cpuSeconds();
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     if ((await service.cpuSeconds()) - before < 0.02 * (WINDOW_MS / 1000)) return;
@@ -63,14 +63,15 @@ async function untilQuiet(service: { cpuSeconds(): Promise<number> }): Promise<v
 /**
  * Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once (or, with
  * `perZoom`, at most that many per layer and zoom, evenly spread over the zoom's tiles), with the cold pass's
- * latencies and largest tile per zoom.
+ * latencies and largest tile per zoom; `quietWithinS` bounds the wait for the service to be quiet (default 60 s).
  */
-export async function annualTiles(dataDir: string, db: string, dataset: string, perZoom = Infinity) {
+export async function annualTiles(dataDir: string, db: string, dataset: string, options: { perZoom?: number; quietWithinS?: number } = {}) {
+  const perZoom = options.perZoom ?? Infinity;
   const service = await startChild(['service', dataDir, db, JSON.stringify({ mapTileCacheMb: 1 })]);
   try {
     const auth = { authorization: `Bearer ${await service.newKey()}` };
     const catalog = (await timedGet(`${service.url}/v1/map/brussels`, auth)).json;
-    await untilQuiet(service);
+    await untilQuiet(service, options.quietWithinS);
     const { zooms, box } = gridFootprint((await openDataset(join(dataDir, dataset))).grid);
     const first: number[] = [];
     const fresh: number[] = [];

@@ -34,6 +34,8 @@ import { percentile } from './timing.js';
 const SEED = 1;
 /** Annual tiles asked per layer and zoom (evenly spread over the zoom's tiles; every tile where there are fewer). */
 const TILES_PER_ZOOM = 40;
+/** How long the service may take to finish its first catalog's background work before tiles are asked. */
+const QUIET_WITHIN_S = 900;
 /** The fixed query mix after which the serving process's memory is read: a lattice of locations, radii cycling. */
 const MIX = { cols: 8, rows: 5, radii: [undefined, 25, 50] as const };
 
@@ -88,12 +90,28 @@ async function serveFigures(preset: ScalablePreset, dataDir: string): Promise<{ 
   }
 }
 
+/**
+ * Runs a measurement that may fail at some scale (a service that never gets quiet, a query refused): the failure is
+ * logged and recorded with the step (its figures null, so targets on them are not evaluated), the ladder goes on.
+ */
+async function attempt<T>(what: string, log: (line: string) => void, failures: string[], fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    const message = `${what} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+    log(message);
+    failures.push(message);
+    return undefined;
+  }
+}
+
 /** Every measurement of one step. */
 async function measureStep(step: LadderStep, root: string, threads: number, log: (line: string) => void): Promise<StepFigures> {
   const stamp = await ensureStepData(step, { root, seed: SEED, threads, log });
   const dataDir = stepDir(root, step);
   const params = { preset: step.preset, scale: step.scale, dataDir, threads, seed: SEED };
   const cells = stepCells(step);
+  const failures: string[] = [];
   log(`${stepName(step)}: open`);
   const open = await runStage('open', params);
   log(`${stepName(step)}: precompute`);
@@ -101,15 +119,16 @@ async function measureStep(step: LadderStep, root: string, threads: number, log:
   log(`${stepName(step)}: atlas export`);
   const exported = await runStage('export', params);
   log(`${stepName(step)}: annual tiles`);
-  const tiles = await annualTiles(dataDir, join(dataDir, `.tiles-${process.pid}.sqlite`), SCALED_DATASET, TILES_PER_ZOOM);
-  await rm(join(dataDir, `.tiles-${process.pid}.sqlite`), { force: true });
+  const db = join(dataDir, `.tiles-${process.pid}.sqlite`);
+  const tiles = await attempt('annual tiles', log, failures, () => annualTiles(dataDir, db, SCALED_DATASET, { perZoom: TILES_PER_ZOOM, quietWithinS: QUIET_WITHIN_S }));
+  await rm(db, { force: true });
   log(`${stepName(step)}: truly cold queries`);
-  const queries = await runStage('queries', params);
+  const queries = await attempt('truly cold queries', log, failures, () => runStage('queries', params));
   log(`${stepName(step)}: svc serve`);
-  const serve = await serveFigures(step.preset, dataDir);
+  const serve = await attempt('svc serve', log, failures, () => serveFigures(step.preset, dataDir));
   const outdoor = Number(precompute.outdoor_cells);
   const hours = 8760;
-  const byZoom = Object.fromEntries([...tiles.byZoom].map(([z, t]) => [z, {
+  const byZoom = tiles && Object.fromEntries([...tiles.byZoom].map(([z, t]) => [z, {
     tiles: t.ms.length, p50_ms: r(percentile(t.ms, 0.5)), p99_ms: r(percentile(t.ms, 0.99)), largest_kb: r(t.largest / 1024, 1),
   }]));
   return {
@@ -125,12 +144,14 @@ async function measureStep(step: LadderStep, root: string, threads: number, log:
     ...stageFigures('export', exported, cells),
     export_bytes: Number(exported.total_bytes), export_largest_geotiff_bytes: Number(exported.largest_geotiff_bytes),
     pmtiles_bytes: Number(exported.pmtiles_bytes),
-    tile_zooms: `${tiles.zooms.minzoom}-${tiles.zooms.maxzoom}`, tiles_asked: tiles.cold.length,
-    tile_p50_ms: r(percentile(tiles.cold, 0.5)), tile_p99_ms: r(percentile(tiles.cold, 0.99)), tile_max_kb: r(tiles.largest / 1024, 1),
-    tiles_by_zoom: byZoom,
-    truly_cold_point_ms: r(Number(queries.truly_cold_point_ms), 1), truly_cold_radius50_ms: r(Number(queries.truly_cold_radius50_ms), 1),
-    page_cache: String(queries.page_cache),
-    ...serve,
+    tile_zooms: tiles ? `${tiles.zooms.minzoom}-${tiles.zooms.maxzoom}` : null, tiles_asked: tiles?.cold.length ?? null,
+    tile_p50_ms: tiles ? r(percentile(tiles.cold, 0.5)) : null, tile_p99_ms: tiles ? r(percentile(tiles.cold, 0.99)) : null,
+    tile_max_kb: tiles ? r(tiles.largest / 1024, 1) : null, tiles_by_zoom: byZoom ?? null,
+    truly_cold_point_ms: queries ? r(Number(queries.truly_cold_point_ms), 1) : null,
+    truly_cold_radius50_ms: queries ? r(Number(queries.truly_cold_radius50_ms), 1) : null,
+    page_cache: queries ? String(queries.page_cache) : null,
+    serve_start_s: serve?.serve_start_s ?? null, serve_rss_mb: serve?.serve_rss_mb ?? null,
+    ...(failures.length > 0 ? { failed_stages: failures } : {}),
   };
 }
 
