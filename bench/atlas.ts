@@ -46,6 +46,22 @@ async function timedGet(url: string, headers: Record<string, string> = {}): Prom
 }
 
 /**
+ * The map catalog of a service just started, asked again while it answers 503 (the model service's first timeline
+ * outlasted the upstream timeout: on a large grid it reads every chunk of a field once), as a client retries, for at
+ * most `withinS` seconds.
+ */
+async function firstCatalog(url: string, headers: Record<string, string>, withinS: number): Promise<any> {
+  const until = performance.now() + withinS * 1000;
+  for (;;) {
+    const res = await fetch(url, { headers });
+    const text = await res.text();
+    if (res.status === 200) return JSON.parse(text);
+    if (res.status !== 503 || performance.now() > until) throw new Error(`GET ${url} answered ${res.status}: ${text}`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+/**
  * Resolves once the child has spent under 2 % of a core for half a second: the catalog's first assembly starts
  * background work for the live layers (every timestep's thermal range, the live hour's slices), which would otherwise
  * share the two cores with the tiles measured.
@@ -70,7 +86,7 @@ export async function annualTiles(dataDir: string, db: string, dataset: string, 
   const service = await startChild(['service', dataDir, db, JSON.stringify({ mapTileCacheMb: 1 })]);
   try {
     const auth = { authorization: `Bearer ${await service.newKey()}` };
-    const catalog = (await timedGet(`${service.url}/v1/map/brussels`, auth)).json;
+    const catalog = await firstCatalog(`${service.url}/v1/map/brussels`, auth, options.quietWithinS ?? 60);
     await untilQuiet(service, options.quietWithinS);
     const { zooms, box } = gridFootprint((await openDataset(join(dataDir, dataset))).grid);
     const first: number[] = [];
