@@ -46,13 +46,29 @@ async function timedGet(url: string, headers: Record<string, string> = {}): Prom
 }
 
 /**
+ * The map catalog of a service just started, asked again while it answers 503 (the model service's first timeline
+ * outlasted the upstream timeout: on a large grid it reads every chunk of a field once), as a client retries, for at
+ * most `withinS` seconds.
+ */
+async function firstCatalog(url: string, headers: Record<string, string>, withinS: number): Promise<any> {
+  const until = performance.now() + withinS * 1000;
+  for (;;) {
+    const res = await fetch(url, { headers });
+    const text = await res.text();
+    if (res.status === 200) return JSON.parse(text);
+    if (res.status !== 503 || performance.now() > until) throw new Error(`GET ${url} answered ${res.status}: ${text}`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+/**
  * Resolves once the child has spent under 2 % of a core for half a second: the catalog's first assembly starts
  * background work for the live layers (every timestep's thermal range, the live hour's slices), which would otherwise
  * share the two cores with the tiles measured.
  */
-async function untilQuiet(service: { cpuSeconds(): Promise<number> }): Promise<void> {
+async function untilQuiet(service: { cpuSeconds(): Promise<number> }, withinS = 60): Promise<void> {
   const WINDOW_MS = 500;
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < (withinS * 1000) / WINDOW_MS; i++) {
     const before = await service.cpuSeconds();
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     if ((await service.cpuSeconds()) - before < 0.02 * (WINDOW_MS / 1000)) return;
@@ -60,30 +76,38 @@ async function untilQuiet(service: { cpuSeconds(): Promise<number> }): Promise<v
   throw new Error('The service never became quiet after its first catalog.');
 }
 
-/** Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once. */
-async function annualTiles(dataDir: string, db: string, dataset: string) {
+/**
+ * Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once (or, with
+ * `perZoom`, at most that many per layer and zoom, evenly spread over the zoom's tiles), with the cold pass's
+ * latencies and largest tile per zoom; `quietWithinS` bounds the wait for the service to be quiet (default 60 s).
+ */
+export async function annualTiles(dataDir: string, db: string, dataset: string, options: { perZoom?: number; quietWithinS?: number } = {}) {
+  const perZoom = options.perZoom ?? Infinity;
   const service = await startChild(['service', dataDir, db, JSON.stringify({ mapTileCacheMb: 1 })]);
   try {
     const auth = { authorization: `Bearer ${await service.newKey()}` };
-    const catalog = (await timedGet(`${service.url}/v1/map/brussels`, auth)).json;
-    await untilQuiet(service);
+    const catalog = await firstCatalog(`${service.url}/v1/map/brussels`, auth, options.quietWithinS ?? 60);
+    await untilQuiet(service, options.quietWithinS);
     const { zooms, box } = gridFootprint((await openDataset(join(dataDir, dataset))).grid);
     const first: number[] = [];
     const fresh: number[] = [];
     const cold: number[] = [];
     let largest = 0;
     let empty = 0;
-    const all: string[] = [];
+    const all: { url: string; z: number }[] = [];
     for (const layer of ANNUAL) {
       const template: string = (await timedGet(`${service.url}${catalog.static[layer].tilejson}`)).json.tiles[0];
-      const urls: string[] = [];
+      const urls: { url: string; z: number }[] = [];
       for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
         const range = tilesCovering(box, z);
+        const atZoom: string[] = [];
         for (let x = range.x0; x <= range.x1; x++) {
-          for (let y = range.y0; y <= range.y1; y++) urls.push(template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`));
+          for (let y = range.y0; y <= range.y1; y++) atZoom.push(template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`));
         }
+        const step = Math.max(1, atZoom.length / perZoom);
+        for (let i = 0; i < atZoom.length; i += step) urls.push({ url: atZoom[Math.floor(i)], z });
       }
-      for (const [i, url] of urls.entries()) {
+      for (const [i, { url }] of urls.entries()) {
         const run = await timedGet(url);
         (i === 0 ? first : fresh).push(run.ms);
         largest = Math.max(largest, run.bytes);
@@ -91,8 +115,16 @@ async function annualTiles(dataDir: string, db: string, dataset: string) {
       }
       all.push(...urls);
     }
-    for (const url of all) cold.push((await timedGet(url)).ms);
-    return { zooms, first, fresh, cold, largest, empty };
+    const byZoom = new Map<number, { ms: number[]; largest: number }>();
+    for (const { url, z } of all) {
+      const run = await timedGet(url);
+      cold.push(run.ms);
+      const zoom = byZoom.get(z) ?? { ms: [], largest: 0 };
+      zoom.ms.push(run.ms);
+      zoom.largest = Math.max(zoom.largest, run.bytes);
+      byZoom.set(z, zoom);
+    }
+    return { zooms, first, fresh, cold, largest, empty, byZoom };
   } finally {
     await service.stop();
   }

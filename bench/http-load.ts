@@ -84,6 +84,8 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
 /** A running server child process. */
 export interface ServerChild {
   readonly url: string;
+  /** The child's process id (its memory is read from /proc). */
+  readonly pid: number;
   /** A freshly issued API key (the service child only). */
   newKey(): Promise<string>;
   /** The child's CPU time so far (all threads), seconds. */
@@ -109,6 +111,7 @@ export async function startChild(args: readonly string[], execArgv: readonly str
   const send = (command: ChildCommand) => child.send(command);
   return {
     url: ready.url,
+    pid: child.pid!,
     async newKey() {
       const reply = once(child, 'message');
       send('key');

@@ -5,7 +5,7 @@
  * only reads that reached the block device, for every thread of the process).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every regular file under `dir`. */
@@ -54,5 +54,21 @@ export function storageReadBytes(): number | undefined {
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Drops `dir`'s files from the page cache before a truly cold read: the whole page cache (`sync`, then
+ * `echo 3 > /proc/sys/vm/drop_caches`) where this process may (root), else `dir`'s files alone (`evictFromPageCache`).
+ * Returns which was done.
+ */
+export function dropPageCache(dir: string): 'drop_caches' | 'fadvise' {
+  try {
+    execFileSync('sync');
+    writeFileSync('/proc/sys/vm/drop_caches', '3');
+    return 'drop_caches';
+  } catch {
+    evictFromPageCache(dir);
+    return 'fadvise';
   }
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { cacheBudgets } from '../src/config/memory-budget.js';
 import { loadConfig } from '../src/config.js';
 import { benchData } from './http.js';
-import type { BenchOptions, BenchResult } from './registry.js';
+import { benchOptions, type BenchOptions, type BenchResult } from './registry.js';
 import { startService, type SoakService } from './soak-service.js';
 
 const SAMPLE_EVERY_MS = 5_000;
@@ -152,7 +152,9 @@ async function drive(service: SoakService, p: SoakParams): Promise<{ samples: Sa
   return { samples, statuses, skipped };
 }
 
-export async function run(options?: BenchOptions): Promise<BenchResult> {
+export async function run(args: readonly string[] = []): Promise<BenchResult> {
+  const options = benchOptions(args);
+  if (options === undefined) throw new Error(`soak: options are '--name value' pairs; got '${args.join(' ')}'.`);
   const p = params(options);
   const dataDir = await benchData();
   const dir = await mkdtemp(join(tmpdir(), 'svc-soak-'));

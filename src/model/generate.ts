@@ -18,6 +18,11 @@ import { generateLayout } from './layout.js';
 import { computeLowresFeatures } from './lowres-features.js';
 import { generateMeteorology } from './meteorology.js';
 import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
+import { checkDiskRoom, estimateStoredBytes, type FreeBytes } from './disk-estimate.js';
+import { isScalable, scaledPlan } from './scaled-plans.js';
+import { tileFeatures } from './tiled-features.js';
+import { removeStaleTemporaries } from '../store/stale-temporaries.js';
+import { ValidationError } from '../errors.js';
 import { buildUtciGrid } from './utci-grid.js';
 
 /** Bumped whenever the model's output changes, so content versions (and caches) change with it. */
@@ -41,6 +46,24 @@ export interface GenerateOptions {
   readonly datasets?: readonly string[];
   /** Show a progress bar on stderr (default true). */
   readonly progress?: boolean;
+  /** The preset's street-level dataset over `scale` times its area instead of the preset (scaled-plans.ts). */
+  readonly scale?: number;
+  /** Write the stored aggregates where the resolution gets them (default true). */
+  readonly aggregate?: boolean;
+  /** Free bytes under a directory (default: statfs); tests fake a full disk through it. */
+  readonly freeBytes?: FreeBytes;
+  /** Where lines for the user go (what an interrupted earlier run left and what is redone); default stderr. */
+  readonly notice?: (line: string) => void;
+}
+
+/** The plans a generation writes: the preset's, or its scaled street-level dataset. */
+export function generationPlans(options: Pick<GenerateOptions, 'preset' | 'scale' | 'datasets'>): DatasetPlan[] {
+  const { preset, scale } = options;
+  if (scale !== undefined && !isScalable(preset)) {
+    throw new ValidationError(`--scale applies to a preset with a street-level dataset, not to --${preset}.`);
+  }
+  const plans = scale === undefined || !isScalable(preset) ? presetPlans(preset) : [scaledPlan(preset, scale)];
+  return plans.filter((p) => !options.datasets || options.datasets.includes(p.id));
 }
 
 /** Grid of a plan: cell centres half a cell inside the zone rectangle, north-up. */
@@ -81,6 +104,12 @@ export function planSpec(plan: DatasetPlan, seed: number, hours: number, generat
 /** The per-cell features of a plan (exported for tests that look up what a cell is). */
 export function planFeatures(plan: DatasetPlan, grid: GridGeometry, seed: number): CellFeatures {
   if (plan.model === 'lowres') return computeLowresFeatures(grid);
+  if (plan.tiling) {
+    const { tiling, ...rest } = plan;
+    const base: DatasetPlan = { ...rest, rect: tiling.base };
+    const baseGrid = planGrid(base);
+    return tileFeatures(planFeatures(base, baseGrid, seed), baseGrid.nx, baseGrid.ny, tiling.cols, tiling.rows);
+  }
   const width = plan.rect.xmax - plan.rect.xmin;
   const height = plan.rect.ymax - plan.rect.ymin;
   const openAt = (plan.landmarks ?? []).map(([lon, lat]): [number, number] => {
@@ -114,9 +143,22 @@ async function aggregateGenerated(outDir: string, plans: readonly DatasetPlan[],
   }
 }
 
+/** Hours of a calendar year (UTC). */
+function hoursOf(year: number): number {
+  return (Date.UTC(year + 1, 0, 1) - Date.UTC(year, 0, 1)) / 3_600_000;
+}
+
 /** Generates every dataset of a preset under `outDir/<dataset id>`, atomically each; returns their directories. */
 export async function generatePreset(options: GenerateOptions): Promise<string[]> {
-  const plans = presetPlans(options.preset).filter((p) => !options.datasets || options.datasets.includes(p.id));
+  const plans = generationPlans(options);
+  const notice = options.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // What interrupted runs left goes first: the room it held counts as free.
+  for (const plan of plans) {
+    for (const leftover of await removeStaleTemporaries(join(options.outDir, plan.id))) {
+      notice(`redoing ${plan.id}: an earlier run (process ${leftover.pid}) was interrupted; removed its partial ${leftover.path}`);
+    }
+  }
+  await checkDiskRoom(options.outDir, estimateStoredBytes(plans, hoursOf(REFERENCE_YEAR)), options.freeBytes);
   const met = generateMeteorology({ year: REFERENCE_YEAR, seed: options.seed, lat: STATION.lat, lon: STATION.lon });
   const drivers = buildDrivers(met, TIMEZONE);
   const needsUtci = plans.some((p) => p.fields.includes('utci'));
@@ -159,6 +201,6 @@ export async function generatePreset(options: GenerateOptions): Promise<string[]
   } finally {
     await pool.destroy();
   }
-  await aggregateGenerated(options.outDir, plans, threads, options.progress !== false);
+  if (options.aggregate !== false) await aggregateGenerated(options.outDir, plans, threads, options.progress !== false);
   return dirs;
 }

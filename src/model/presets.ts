@@ -27,6 +27,11 @@ export interface DatasetPlan {
   readonly plaza?: boolean;
   /** Street model only: landmark squares kept open, WGS 84 [lon, lat]. */
   readonly landmarks?: readonly (readonly [number, number])[];
+  /**
+   * Street model only: the rectangle is `cols × rows` copies of `base` (its south-west tile), each with the same cell
+   * features (a scaled dataset, scaled-plans.ts).
+   */
+  readonly tiling?: { readonly cols: number; readonly rows: number; readonly base: ZoneRect };
 }
 
 /** The landmark squares of a city as [lon, lat] pairs. */

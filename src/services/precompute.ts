@@ -19,7 +19,7 @@ import { computeDataset, precomputedDir, type CityReferences } from '../compute/
 import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
 import type { PrecomputeRowValue } from '../compute/protocol.js';
 import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
-import { ValidationError } from '../errors.js';
+import { OutsideCoverageError, ValidationError } from '../errors.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';
 import { openDataset } from '../store/zarr-reader.js';
@@ -174,7 +174,12 @@ async function cityReferences(compute: PlannedCompute, city: CityConfig, summerN
   }
   const goods: number[] = [];
   for (const loc of REFERENCE_LOCATIONS[city.id] ?? []) {
-    const result = await compute.computeStats({ dataset: city.dataset, lat: loc.lat, lon: loc.lon });
+    // A dataset smaller than the city's zone (a scaled benchmark block) may not hold every reference location.
+    const result = await compute.computeStats({ dataset: city.dataset, lat: loc.lat, lon: loc.lon }).catch((err: unknown) => {
+      if (err instanceof OutsideCoverageError) return undefined;
+      throw err;
+    });
+    if (result === undefined) continue;
     const good = (result.blocks.air as { good_pct?: number } | undefined)?.good_pct;
     if (typeof good === 'number') goods.push(good);
   }

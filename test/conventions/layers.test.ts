@@ -35,7 +35,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
   // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
   compute: ['cities', 'classification', 'errors', 'geo', 'sampling', 'stats', 'store', 'util'],
-  model: ['cities', 'compute', 'geo', 'store', 'util'],
+  model: ['cities', 'compute', 'errors', 'geo', 'store', 'util'],
   'model-service': ['cities', 'errors', 'geo', 'model', 'sampling', 'store', 'upstream', 'util'],
   // Products below HTTP.
   services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
