@@ -1,8 +1,7 @@
 /**
  * How long opening a store's chunk index takes and what it costs in memory, for the scale ladder's `index` figures.
- * One function, so that a benchmark of another index form can take its place: it opens the store as every process
- * and compute thread does (`openStore`: metadata, then the whole chunk manifest parsed and checked against every
- * chunk key) and counts the index's entries.
+ * It opens the store as every process and compute thread does (`openStore`: metadata and the chunk index, either
+ * form: the binary index or an older JSON manifest) and then counts the index's entries.
  */
 import { manifestEntries } from '../src/store/chunk-manifest.js';
 import { openStore } from '../src/store/store-open.js';
