@@ -15,11 +15,11 @@ import { precomputedDir } from '../compute/dataset-cache.js';
 import { ValidationError } from '../errors.js';
 import { checkPrecomputable } from '../services/precompute.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
-import { writeFileAtomic } from '../store/atomic-dir.js';
-import { encodeCog } from '../store/cog-writer.js';
+import { writeFileAtomic, writeFileAtomicWith } from '../store/atomic-dir.js';
+import { writeCog } from '../store/cog-writer.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
-import { annualArchive, offeredAnnualLayers } from './atlas-pmtiles.js';
+import { offeredAnnualLayers, writeAnnualArchive } from './atlas-pmtiles.js';
 import {
   ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
 } from '../compute/precompute-figures.js';
@@ -51,22 +51,27 @@ interface BlockSummary {
 
 const LABELS: readonly ScoreLabel[] = ['Excellent', 'Very good', 'Good', 'Moderate', 'Poor', 'Bad'];
 
-/** The share of the cells with a value in each label band of `values`. */
-function bandShares(values: Float32Array): { cells: number; pct: BandShares } {
+/** Counts the cells with a value in each label band, band by band; `result()` gives the shares. */
+function bandCounter() {
   const counts = new Map<ScoreLabel, number>(LABELS.map((l) => [l, 0]));
   let cells = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) continue;
-    cells++;
-    const label = scoreLabel(v);
-    counts.set(label, counts.get(label)! + 1);
-  }
-  const pct = Object.fromEntries(
-    LABELS.map((l) => [l, cells === 0 ? 0 : Math.round((counts.get(l)! * 1000) / cells) / 10]),
-  ) as BandShares;
-  return { cells, pct };
+  return {
+    add(values: Float32Array): void {
+      for (const v of values) {
+        if (Number.isNaN(v)) continue;
+        cells++;
+        const label = scoreLabel(v);
+        counts.set(label, counts.get(label)! + 1);
+      }
+    },
+    result(): { cells: number; pct: BandShares } {
+      const pct = Object.fromEntries(
+        LABELS.map((l) => [l, cells === 0 ? 0 : Math.round((counts.get(l)! * 1000) / cells) / 10]),
+      ) as BandShares;
+      return { cells, pct };
+    },
+  };
 }
-
 
 /** Exports the atlas of `city` from the data directory `dataDir` into `outDir`. */
 export async function exportAtlas(dataDir: string, city: CityConfig, outDir: string): Promise<AtlasExport> {
@@ -91,27 +96,35 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   const files: ExportedFile[] = [];
   await mkdir(outDir, { recursive: true });
   for (const figure of figures) {
-    const values = await group.read(figure.grid);
     const file = figureFile(figure);
-    const bytes = encodeCog({
-      width: grid.nx, height: grid.ny, values, epsg: grid.crs_epsg, originX: origin.x, originY: origin.y,
-      cellSize: res, nodata: ATLAS_NODATA, resampling: figure.resampling, description: figure.field,
-      unit: figure.unit,
+    const counter = bandCounter();
+    const spec = {
+      epsg: grid.crs_epsg, originX: origin.x, originY: origin.y, cellSize: res, nodata: ATLAS_NODATA,
+      resampling: figure.resampling, description: figure.field, unit: figure.unit,
       metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset },
-    });
-    await writeFileAtomic(join(outDir, file), bytes);
-    files.push({ file, bytes: bytes.length });
+    };
+    const bytes = await writeFileAtomicWith(join(outDir, file), (tmp) => writeCog(tmp, spec, {
+      width: grid.nx,
+      height: grid.ny,
+      async readRows(r0, r1) {
+        const values = await group.readRows(figure.grid, r0, r1);
+        counter.add(values);
+        return values;
+      },
+    }));
+    files.push({ file, bytes });
     const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct'
       : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
     if (kind !== undefined) {
-      const { cells, pct } = bandShares(values);
+      const { cells, pct } = counter.result();
       summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };
     }
   }
-  const archive = await annualArchive({ city, grid, group, referenceYear: attrs.reference_year });
   const archiveFile = `${city.id}-annual.pmtiles`;
-  await writeFileAtomic(join(outDir, archiveFile), archive.bytes);
-  files.push({ file: archiveFile, bytes: archive.bytes.byteLength });
+  const archive = await writeFileAtomicWith(join(outDir, archiveFile), (tmp) => writeAnnualArchive(tmp, {
+    city, grid, group, referenceYear: attrs.reference_year,
+  }));
+  files.push({ file: archiveFile, bytes: archive.bytes });
   const atlas = {
     city: city.id,
     dataset: city.dataset,

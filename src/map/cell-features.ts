@@ -17,6 +17,11 @@ export interface FieldSlice {
   readonly values: Float32Array;
   /** How a block of cells publishes it (default: the mean). */
   readonly aggregate?: 'mean' | 'mode';
+  /**
+   * The first grid row `values` holds (default 0): a band of rows row0 … row0 + values.length / nx − 1, which must
+   * hold every row the tile's blocks cover (tile-frame.ts `frameRows`).
+   */
+  readonly row0?: number;
 }
 
 /** The most frequent value of the block's cells with a value (the lowest on a tie); NaN when none has one. */
@@ -42,8 +47,9 @@ function blockValues(frame: TileFrame, fields: readonly FieldSlice[], scales: re
   let any = false;
   for (let f = 0; f < fields.length; f++) {
     const values = fields[f].values;
+    const row0 = fields[f].row0 ?? 0;
     if (fields[f].aggregate === 'mode') {
-      const mode = blockMode(values, grid.nx, i * block, rEnd, j * block, cEnd);
+      const mode = blockMode(values, grid.nx, i * block - row0, rEnd - row0, j * block, cEnd);
       out[f] = Number.isNaN(mode) ? mode : roundAway(mode, scales[f]);
       any ||= !Number.isNaN(mode);
       continue;
@@ -51,7 +57,7 @@ function blockValues(frame: TileFrame, fields: readonly FieldSlice[], scales: re
     let sum = 0;
     let count = 0;
     for (let r = i * block; r < rEnd; r++) {
-      const row = r * grid.nx;
+      const row = (r - row0) * grid.nx;
       for (let c = j * block; c < cEnd; c++) {
         const v = values[row + c];
         if (v === v) {
