@@ -31,5 +31,6 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),
   state: () => import('./shared-state.js'),
+  streaming: () => import('./streaming.js'),
   tiles: () => import('./tiles.js'),
 };

@@ -17,7 +17,8 @@ import { checkPrecomputable } from '../services/precompute.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
 import { writeFileAtomic, writeFileAtomicWith } from '../store/atomic-dir.js';
 import { writeCog } from '../store/cog-writer.js';
-import { openGridGroup } from '../store/grid-group-reader.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { offeredAnnualLayers, writeAnnualArchive } from './atlas-pmtiles.js';
 import {
@@ -89,6 +90,21 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
       `The precompute of '${city.dataset}' in ${dataDir} ${describePrecomputeProblem(problem, attrs.content_version)}; run \`${rerun}\` again.`,
     );
   }
+  return writeAtlas({ city, grid, group, referenceYear: attrs.reference_year, contentVersion: attrs.content_version }, outDir);
+}
+
+/** A current precompute, opened: what the atlas is written from. */
+export interface AtlasSource {
+  readonly city: CityConfig;
+  readonly grid: GridGeometry;
+  readonly group: GridGroup;
+  readonly referenceYear: number;
+  readonly contentVersion: string;
+}
+
+/** Writes the atlas files of `source` into `outDir` (the checks done: exportAtlas). */
+export async function writeAtlas(source: AtlasSource, outDir: string): Promise<AtlasExport> {
+  const { city, grid, group } = source;
   const figures = ATLAS_FIGURES;
   const res = grid.resolution_m;
   const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
@@ -122,14 +138,14 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   }
   const archiveFile = `${city.id}-annual.pmtiles`;
   const archive = await writeFileAtomicWith(join(outDir, archiveFile), (tmp) => writeAnnualArchive(tmp, {
-    city, grid, group, referenceYear: attrs.reference_year,
+    city, grid, group, referenceYear: source.referenceYear,
   }));
   files.push({ file: archiveFile, bytes: archive.bytes });
   const atlas = {
     city: city.id,
     dataset: city.dataset,
-    reference_year: attrs.reference_year,
-    content_version: attrs.content_version,
+    reference_year: source.referenceYear,
+    content_version: source.contentVersion,
     crs: `EPSG:${grid.crs_epsg}`,
     geotransform: [origin.x, res, 0, origin.y, 0, -res],
     width: grid.nx,
