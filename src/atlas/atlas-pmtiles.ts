@@ -6,19 +6,21 @@
  * features offline. Tiles are gzipped; tiles with no feature are left out. The metadata is the TileJSON a client
  * needs (vector layers with fields, zooms, bounds) and the figures with their legends, as the service publishes them.
  *
- * Streaming: tiles are drawn one tile row at a time, one layer at a time, from the band of precomputed rows that tile
- * row's blocks cover (read from the grid group by rows), and go to the archive writer, which spools them to disk. So
- * memory holds one layer's fields over one band of tiles (at the coarsest zoom at most MAX_TILE_CELLS_SIDE rows and a
- * margin, web-mercator-tiles.ts), never a whole grid.
+ * Streaming: tiles are drawn one tile row at a time from the band of precomputed rows that tile row's blocks cover,
+ * read one field at a time: each field's band gives the published values of every block of the row's tiles
+ * (cell-features.ts `blockTable`, the function the service's tiles use), then is dropped; the features are built from
+ * those tables, and the tiles go to the archive writer, which spools them to disk. So memory holds one field over one
+ * band of tiles (at the coarsest zoom at most 1,024 rows and a margin: web-mercator-tiles.ts MAX_TILE_SPAN_CELLS)
+ * and the tables (a few thousand values per tile and field), never a whole grid.
  */
 import { gzipSync } from 'node:zlib';
 import type { CityConfig } from '../cities/city-types.js';
 import { ANNUAL_LAYERS, liveLayerOf } from '../map/annual-layers.js';
-import type { FieldSlice } from '../map/cell-features.js';
+import { blockTable } from '../map/cell-features.js';
 import { gridFootprint } from '../map/grid-projection.js';
 import { fieldDescriptions, type MapLayerDef } from '../map/map-layers.js';
 import { frameRows, tileBlocks } from '../map/tile-frame.js';
-import { renderTile } from '../map/tile-drawing.js';
+import { jobFrame, renderTableTile } from '../map/tile-drawing.js';
 import { figureEntries } from '../map/tilejson.js';
 import { tilesCovering } from '../map/web-mercator-tiles.js';
 import type { GridGeometry } from '../store/dataset-types.js';
@@ -46,15 +48,6 @@ export function offeredAnnualLayers(city: CityConfig): MapLayerDef[] {
   return Object.values(ANNUAL_LAYERS).filter((def) => city.map?.layers.includes(liveLayerOf(def)) ?? false);
 }
 
-/** Rows `r0` … `r1` − 1 of every field of `layer`, as the slices a tile of those rows is drawn from. */
-async function layerBand(group: GridGroup, layer: MapLayerDef, r0: number, r1: number): Promise<FieldSlice[]> {
-  const slices: FieldSlice[] = [];
-  for (const f of layer.fields) {
-    slices.push({ name: f.name, decimals: f.decimals, values: await group.readRows(f.source, r0, r1), aggregate: f.aggregate ?? 'mean', row0: r0 });
-  }
-  return slices;
-}
-
 /** Writes the archive of the annual layers of `parts.city`, drawn from its precomputed grids, to `path`. */
 export async function writeAnnualArchive(path: string, parts: AnnualArchiveParts): Promise<AnnualArchive> {
   const { city, grid, group } = parts;
@@ -73,12 +66,16 @@ export async function writeAnnualArchive(path: string, parts: AnnualArchiveParts
           if (rows.r1 > rows.r0) [r0, r1] = [Math.min(r0, rows.r0), Math.max(r1, rows.r1)];
         }
         if (r1 <= r0) continue;
-        const drawn: Uint8Array[][] = Array.from({ length: range.x1 - range.x0 + 1 }, () => []);
+        const frames = Array.from({ length: range.x1 - range.x0 + 1 }, (_, k) => jobFrame({ grid, maxzoom: zooms.maxzoom, z, x: range.x0 + k, y }));
+        const drawn: Uint8Array[][] = frames.map(() => []);
         for (const layer of layers) {
-          const fields = await layerBand(group, layer, r0, r1);
-          for (let x = range.x0; x <= range.x1; x++) {
-            drawn[x - range.x0]!.push(renderTile({ layer: layer.id, grid, maxzoom: zooms.maxzoom, z, x, y, fields }));
+          const tables: Float64Array[][] = frames.map(() => []);
+          for (const f of layer.fields) {
+            const slice = { name: f.name, decimals: f.decimals, values: await group.readRows(f.source, r0, r1), aggregate: f.aggregate ?? 'mean', row0: r0 };
+            frames.forEach((frame, k) => tables[k]!.push(blockTable(frame, slice)));
           }
+          const names = layer.fields.map((f) => f.name);
+          frames.forEach((frame, k) => drawn[k]!.push(renderTableTile(layer.id, frame, names, tables[k]!)));
         }
         for (let x = range.x0; x <= range.x1; x++) {
           // An MVT is a sequence of layers: single-layer tiles concatenated are one tile holding them all.

@@ -2,8 +2,8 @@
  * Reads a grid group written by grid-group-writer.ts (the whole-city precompute's result grids): its group attributes
  * and each 2-D float32 grid (NaN = no value), from a directory or a base URL (data-location.ts), whole or by bands of
  * rows. Grids are chunked in full-width bands (one chunk of the whole grid in groups written before bands), so a band
- * read decodes only the chunks it overlaps; the last chunk decoded of each grid is kept, so reading consecutive bands
- * decodes each chunk once. Missing group: undefined. A group that exists but cannot be read as written (no consolidated
+ * read decodes only the chunks it overlaps; the last chunk a read used only in part is kept (one chunk in all, so
+ * memory stays at a band), so reading consecutive bands of a grid decodes each chunk once. Missing group: undefined. A group that exists but cannot be read as written (no consolidated
  * metadata, a grid of another shape or type, a chunk that does not decode) is a `DatasetError` naming the file.
  */
 import { DatasetError } from '../errors.js';
@@ -55,14 +55,13 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
       throw new DatasetError(`Grid '${name}' of ${dir} is ${shape}, not ${ny} × ${nx} <f4.`);
     }
   }
-  const last = new Map<string, { readonly band: number; readonly values: Float32Array }>();
+  let last: { readonly name: string; readonly band: number; readonly values: Float32Array } | undefined;
   /**
    * Chunk `band` of grid `name`, decoded (bandRows × nx values; the last band padded as Zarr stores it), kept as the
    * grid's last chunk when `keep` (a read that uses only part of it: the next band read may need the rest).
    */
   const chunk = async (name: string, meta: ZarrayMeta, band: number, keep: boolean): Promise<Float32Array> => {
-    const kept = last.get(name);
-    if (kept?.band === band) return kept.values;
+    if (last?.name === name && last.band === band) return last.values;
     const rows = meta.chunks[0]!;
     const path = locationJoin(dir, name, String(band), '0');
     const codec = await createChunkCodec(meta, 4);
@@ -72,7 +71,7 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
       const bytes = await codec.decode(stored);
       if (bytes.byteLength !== rows * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
       const values = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-      if (keep) last.set(name, { band, values });
+      if (keep) last = { name, band, values };
       return values;
     } catch (cause) {
       throw new DatasetError(`${path} cannot be read as ${rows} × ${nx} float32 (${(cause as Error).message}).`);
