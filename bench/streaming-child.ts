@@ -7,8 +7,10 @@
  * - `group`: the precompute's output, every precomputed grid at width × height (1 m, over Brussels), written band by
  *   band into `<dir>/group`;
  * - `export`: the atlas of that group (every figure's COG, the annual PMTiles archive, atlas.json) into `<dir>/atlas`.
- * Prints one JSON line: the step's wall seconds, the resident memory before it started and the peak (MB), and the
- * bytes written.
+ * Prints one JSON line: the step's wall and CPU seconds, the resident memory before it started and the peak (MB), and
+ * the bytes written. Started with --expose-gc, it also collects garbage every 50 ms and reports the highest live
+ * memory seen after a collection (JS heap and array buffers, MB): what the step really holds, without the garbage a
+ * peak RSS includes depending on when V8 happens to collect.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -65,11 +67,22 @@ async function step(name: string, width: number, height: number, dir: string): P
 
 const [name, width, height, dir] = process.argv.slice(2);
 const before = process.memoryUsage().rss;
+const collect = (globalThis as { gc?: () => void }).gc;
+let liveMax = 0;
+const sampler = collect && setInterval(() => {
+  collect();
+  const m = process.memoryUsage();
+  liveMax = Math.max(liveMax, m.heapUsed + m.arrayBuffers);
+}, 50);
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const bytes = await step(name!, Number(width), Number(height), dir!);
 const wallS = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+if (sampler) clearInterval(sampler);
 const mb = (b: number) => Math.round(b / 2 ** 20);
 process.stdout.write(`${JSON.stringify({
   step: name, width: Number(width), height: Number(height), wall_s: Math.round(wallS * 100) / 100,
-  rss_before_mb: mb(before), peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024), bytes,
+  cpu_s: Math.round((cpu.user + cpu.system) / 1e4) / 100, rss_before_mb: mb(before),
+  peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024), ...(collect ? { peak_live_mb: mb(liveMax) } : {}), bytes,
 })}\n`);
