@@ -94,6 +94,8 @@ export interface PrecomputeOptions {
    * duplicate window re-publishes a row in flight without queuing it twice, and picks up its stored result.
    */
   readonly taskIdPrefix?: string;
+  /** Rows per chunk of the output group, rounded to whole chunk rows of the dataset (default GROUP_BAND_ROWS). */
+  readonly bandRows?: number;
 }
 
 /** Runs `work` over `items` with at most `limit` at once; rejects with the first failure. */
@@ -139,7 +141,7 @@ export async function precomputeCity(
 
   // The group is written band by band from the saved rows (a band: whole saved rows, about GROUP_BAND_ROWS of
   // them), so memory holds one band of every grid, never whole grids; the summer-night mean is summed on the way.
-  const bandRows = chunk.rows * Math.max(1, Math.round(GROUP_BAND_ROWS / chunk.rows));
+  const bandRows = chunk.rows * Math.max(1, Math.round((options.bandRows ?? GROUP_BAND_ROWS) / chunk.rows));
   const night = { sum: 0, n: 0 };
   const nightGrid = PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c');
   const airBenchmark = await cityAirBenchmark(compute, city);
