@@ -36,7 +36,7 @@ interface StepResult {
 
 /** Pairs of sizes (width, height) per step: the same width, four times the area. */
 const COG_SIZES: readonly [number, number][] = [[8000, 2000], [8000, 8000]];
-const EXPORT_SIZES: readonly [number, number][] = [[1100, 550], [1100, 2200]];
+const EXPORT_SIZES: readonly [number, number][] = [[1100, 1100], [1100, 4400]];
 const TARGET_RATIO = 1.1;
 const REPEATS = 2;
 

@@ -36,8 +36,11 @@ export function halveBand(values: Float32Array, width: number, rows: number, nod
   return out;
 }
 
-/** Tile `tx` of a band: TILE × TILE float32 padded with nodata, predictor 3 applied per row, deflated. */
-function encodeTile(values: Float32Array, width: number, rows: number, tx: number, nodata: number, raw: Float32Array): Uint8Array {
+/**
+ * Tile `tx` of a band: TILE × TILE float32 padded with nodata, predictor 3 applied per row, deflated. `raw` and `out`
+ * are scratch of TILE × TILE values, reused from tile to tile.
+ */
+function encodeTile(values: Float32Array, width: number, rows: number, tx: number, nodata: number, raw: Float32Array, out: Uint8Array): Uint8Array {
   raw.fill(nodata);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < TILE; c++) {
@@ -48,7 +51,6 @@ function encodeTile(values: Float32Array, width: number, rows: number, tx: numbe
     }
   }
   const bytes = new Uint8Array(raw.buffer);
-  const out = new Uint8Array(bytes.length);
   const rowBytes = TILE * 4;
   for (let r = 0; r < TILE; r++) {
     const row = r * rowBytes;
@@ -64,5 +66,6 @@ function encodeTile(values: Float32Array, width: number, rows: number, tx: numbe
 /** The tiles of one tile row, west to east, from a band of `rows` ≤ TILE rows of `width` values. */
 export function encodeTileRow(values: Float32Array, width: number, rows: number, nodata: number): Uint8Array[] {
   const raw = new Float32Array(TILE * TILE);
-  return Array.from({ length: Math.ceil(width / TILE) }, (_, tx) => encodeTile(values, width, rows, tx, nodata, raw));
+  const out = new Uint8Array(TILE * TILE * 4);
+  return Array.from({ length: Math.ceil(width / TILE) }, (_, tx) => encodeTile(values, width, rows, tx, nodata, raw, out));
 }
