@@ -52,5 +52,6 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   soak: () => import('./soak.js'),
   scale: () => import('./scale.js'),
   state: () => import('./shared-state.js'),
+  streaming: () => import('./streaming.js'),
   tiles: () => import('./tiles.js'),
 };

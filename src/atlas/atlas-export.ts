@@ -17,15 +17,16 @@ import { precomputedDir } from '../compute/dataset-cache.js';
 import { ValidationError } from '../errors.js';
 import { checkPrecomputable } from '../services/precompute.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
-import { writeFileAtomic } from '../store/atomic-dir.js';
-import { encodeCog } from '../store/cog-writer.js';
-import { openGridGroup } from '../store/grid-group-reader.js';
+import { writeFileAtomic, writeFileAtomicWith } from '../store/atomic-dir.js';
+import { writeCog } from '../store/cog-writer.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import { categoriesAuxXml } from '../store/pam-aux.js';
-import { provenanceOf } from '../store/provenance.js';
+import { provenanceOf, type DatasetProvenance } from '../store/provenance.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { dataAttribution } from '../map/data-attribution.js';
 import { categoriesItem, figureCategories, provenanceItems } from './atlas-metadata.js';
-import { annualArchive, offeredAnnualLayers } from './atlas-pmtiles.js';
+import { offeredAnnualLayers, writeAnnualArchive } from './atlas-pmtiles.js';
 import {
   ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
 } from '../compute/precompute-figures.js';
@@ -57,22 +58,27 @@ interface BlockSummary {
 
 const LABELS: readonly ScoreLabel[] = ['Excellent', 'Very good', 'Good', 'Moderate', 'Poor', 'Bad'];
 
-/** The share of the cells with a value in each label band of `values`. */
-function bandShares(values: Float32Array): { cells: number; pct: BandShares } {
+/** Counts the cells with a value in each label band, band by band; `result()` gives the shares. */
+function bandCounter() {
   const counts = new Map<ScoreLabel, number>(LABELS.map((l) => [l, 0]));
   let cells = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) continue;
-    cells++;
-    const label = scoreLabel(v);
-    counts.set(label, counts.get(label)! + 1);
-  }
-  const pct = Object.fromEntries(
-    LABELS.map((l) => [l, cells === 0 ? 0 : Math.round((counts.get(l)! * 1000) / cells) / 10]),
-  ) as BandShares;
-  return { cells, pct };
+  return {
+    add(values: Float32Array): void {
+      for (const v of values) {
+        if (Number.isNaN(v)) continue;
+        cells++;
+        const label = scoreLabel(v);
+        counts.set(label, counts.get(label)! + 1);
+      }
+    },
+    result(): { cells: number; pct: BandShares } {
+      const pct = Object.fromEntries(
+        LABELS.map((l) => [l, cells === 0 ? 0 : Math.round((counts.get(l)! * 1000) / cells) / 10]),
+      ) as BandShares;
+      return { cells, pct };
+    },
+  };
 }
-
 
 /** Exports the atlas of `city` from the data directory `dataDir` into `outDir`. */
 export async function exportAtlas(dataDir: string, city: CityConfig, outDir: string): Promise<AtlasExport> {
@@ -90,8 +96,26 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
       `The precompute of '${city.dataset}' in ${dataDir} ${describePrecomputeProblem(problem, attrs.content_version)}; run \`${rerun}\` again.`,
     );
   }
+  return writeAtlas({
+    city, grid, group, referenceYear: attrs.reference_year, contentVersion: attrs.content_version, provenance: provenanceOf(attrs),
+  }, outDir);
+}
+
+/** A current precompute, opened: what the atlas is written from. */
+export interface AtlasSource {
+  readonly city: CityConfig;
+  readonly grid: GridGeometry;
+  readonly group: GridGroup;
+  readonly referenceYear: number;
+  readonly contentVersion: string;
+  /** What made the dataset (store/provenance.ts), written into every file. */
+  readonly provenance: DatasetProvenance;
+}
+
+/** Writes the atlas files of `source` into `outDir` (the checks done: exportAtlas). */
+export async function writeAtlas(source: AtlasSource, outDir: string): Promise<AtlasExport> {
+  const { city, grid, group, provenance } = source;
   const figures = ATLAS_FIGURES;
-  const provenance = provenanceOf(attrs);
   const provenanceMeta = provenanceItems(provenance, city);
   const res = grid.resolution_m;
   const origin = { x: grid.x0 - res / 2, y: grid.y0 + res / 2 };
@@ -99,40 +123,48 @@ export async function exportAtlas(dataDir: string, city: CityConfig, outDir: str
   const files: ExportedFile[] = [];
   await mkdir(outDir, { recursive: true });
   for (const figure of figures) {
-    const values = await group.read(figure.grid);
     const file = figureFile(figure);
     const categories = figureCategories(figure);
-    const bytes = encodeCog({
-      width: grid.nx, height: grid.ny, values, epsg: grid.crs_epsg, originX: origin.x, originY: origin.y,
-      cellSize: res, nodata: ATLAS_NODATA, resampling: figure.resampling, description: figure.field,
-      unit: figure.unit,
-      metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset, ...provenanceMeta },
-      ...(categories === undefined ? {} : { bandMetadata: categoriesItem(categories) }),
-    });
     if (categories !== undefined) {
       // Written before its raster, so a reader never finds the raster without the names of its classes.
       const aux = categoriesAuxXml(categories);
       await writeFileAtomic(join(outDir, `${file}.aux.xml`), aux);
       files.push({ file: `${file}.aux.xml`, bytes: Buffer.byteLength(aux) });
     }
-    await writeFileAtomic(join(outDir, file), bytes);
-    files.push({ file, bytes: bytes.length });
+    const counter = bandCounter();
+    const spec = {
+      epsg: grid.crs_epsg, originX: origin.x, originY: origin.y, cellSize: res, nodata: ATLAS_NODATA,
+      resampling: figure.resampling, description: figure.field, unit: figure.unit,
+      metadata: { FIGURE: figure.field, MEANING: figure.meaning, CITY: city.id, DATASET: city.dataset, ...provenanceMeta },
+      ...(categories === undefined ? {} : { bandMetadata: categoriesItem(categories) }),
+    };
+    const bytes = await writeFileAtomicWith(join(outDir, file), (tmp) => writeCog(tmp, spec, {
+      width: grid.nx,
+      height: grid.ny,
+      async readRows(r0, r1) {
+        const values = await group.readRows(figure.grid, r0, r1);
+        counter.add(values);
+        return values;
+      },
+    }));
+    files.push({ file, bytes });
     const kind = figure.field.endsWith('.rating') ? 'rating_bands_pct'
       : figure.field.endsWith('.score') ? 'score_bands_pct' : undefined;
     if (kind !== undefined) {
-      const { cells, pct } = bandShares(values);
+      const { cells, pct } = counter.result();
       summaries[figure.block] = { ...summaries[figure.block], outdoor_cells: cells, [kind]: pct };
     }
   }
-  const archive = await annualArchive({ city, grid, group, referenceYear: attrs.reference_year, provenance });
   const archiveFile = `${city.id}-annual.pmtiles`;
-  await writeFileAtomic(join(outDir, archiveFile), archive.bytes);
-  files.push({ file: archiveFile, bytes: archive.bytes.byteLength });
+  const archive = await writeFileAtomicWith(join(outDir, archiveFile), (tmp) => writeAnnualArchive(tmp, {
+    city, grid, group, referenceYear: source.referenceYear, provenance,
+  }));
+  files.push({ file: archiveFile, bytes: archive.bytes });
   const atlas = {
     city: city.id,
     dataset: city.dataset,
-    reference_year: attrs.reference_year,
-    content_version: attrs.content_version,
+    reference_year: source.referenceYear,
+    content_version: source.contentVersion,
     provenance,
     attribution: dataAttribution(city, provenance.label),
     crs: `EPSG:${grid.crs_epsg}`,

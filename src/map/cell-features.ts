@@ -17,6 +17,11 @@ export interface FieldSlice {
   readonly values: Float32Array;
   /** How a block of cells publishes it (default: the mean). */
   readonly aggregate?: 'mean' | 'mode';
+  /**
+   * The first grid row `values` holds (default 0): a band of rows row0 … row0 + values.length / nx − 1, which must
+   * hold every row the tile's blocks cover (tile-frame.ts `frameRows`).
+   */
+  readonly row0?: number;
 }
 
 /** The most frequent value of the block's cells with a value (the lowest on a tie); NaN when none has one. */
@@ -34,36 +39,46 @@ function blockMode(values: Float32Array, nx: number, r0: number, r1: number, c0:
   return best;
 }
 
-/** Published values of block (i, j), one per field (NaN: absent); false when every field is absent. */
-function blockValues(frame: TileFrame, fields: readonly FieldSlice[], scales: readonly number[], i: number, j: number, out: number[]): boolean {
+/**
+ * The published value of `field` in every block of the frame's window, NaN where no cell of the block has one:
+ * block (i, j) at (i − r0) · (c1 − c0) + j − c0. Fields are independent, so a tile's tables can be made one field at
+ * a time from bands of rows (the atlas archive), and the features built from them are the same as from whole grids.
+ */
+export function blockTable(frame: TileFrame, field: FieldSlice): Float64Array {
   const { grid, block } = frame;
-  const rEnd = Math.min(grid.ny, (i + 1) * block);
-  const cEnd = Math.min(grid.nx, (j + 1) * block);
-  let any = false;
-  for (let f = 0; f < fields.length; f++) {
-    const values = fields[f].values;
-    if (fields[f].aggregate === 'mode') {
-      const mode = blockMode(values, grid.nx, i * block, rEnd, j * block, cEnd);
-      out[f] = Number.isNaN(mode) ? mode : roundAway(mode, scales[f]);
-      any ||= !Number.isNaN(mode);
-      continue;
-    }
-    let sum = 0;
-    let count = 0;
-    for (let r = i * block; r < rEnd; r++) {
-      const row = r * grid.nx;
-      for (let c = j * block; c < cEnd; c++) {
-        const v = values[row + c];
-        if (v === v) {
-          sum += v;
-          count++;
+  const { r0, r1, c0, c1 } = frame.blocks;
+  const w = Math.max(0, c1 - c0);
+  const table = new Float64Array(w * Math.max(0, r1 - r0));
+  const { values } = field;
+  const row0 = field.row0 ?? 0;
+  const scale = 10 ** field.decimals;
+  for (let i = r0; i < r1; i++) {
+    const rEnd = Math.min(grid.ny, (i + 1) * block);
+    for (let j = c0; j < c1; j++) {
+      const cEnd = Math.min(grid.nx, (j + 1) * block);
+      let published: number;
+      if (field.aggregate === 'mode') {
+        const mode = blockMode(values, grid.nx, i * block - row0, rEnd - row0, j * block, cEnd);
+        published = Number.isNaN(mode) ? mode : roundAway(mode, scale);
+      } else {
+        let sum = 0;
+        let count = 0;
+        for (let r = i * block; r < rEnd; r++) {
+          const row = (r - row0) * grid.nx;
+          for (let c = j * block; c < cEnd; c++) {
+            const v = values[row + c];
+            if (v === v) {
+              sum += v;
+              count++;
+            }
+          }
         }
+        published = count > 0 ? roundAway(sum / count, scale) : Number.NaN;
       }
+      table[(i - r0) * w + j - c0] = published;
     }
-    out[f] = count > 0 ? roundAway(sum / count, scales[f]) : Number.NaN;
-    any ||= count > 0;
   }
-  return any;
+  return table;
 }
 
 function sameValues(a: readonly number[], b: readonly number[]): boolean {
@@ -83,14 +98,19 @@ function addRun(layer: MvtLayer, frame: TileFrame, i: number, j0: number, j1: nu
 
 /** Adds the features of the tile in `frame` to `layer`, whose keys are the names of `fields`, in that order. */
 export function addCellFeatures(layer: MvtLayer, frame: TileFrame, fields: readonly FieldSlice[]): void {
-  const scales = fields.map((f) => 10 ** f.decimals);
+  addTableFeatures(layer, frame, fields.map((f) => blockTable(frame, f)));
+}
+
+/** Adds the features of the blocks whose published values are `tables` (blockTable, one per key of `layer`). */
+export function addTableFeatures(layer: MvtLayer, frame: TileFrame, tables: readonly Float64Array[]): void {
   const { r0, r1, c0, c1 } = frame.blocks;
+  const w = Math.max(0, c1 - c0);
   for (let i = r0; i < r1; i++) {
     let run: number[] | undefined;
     let start = c0;
     for (let j = c0; j < c1; j++) {
-      const values = new Array<number>(fields.length);
-      const has = blockValues(frame, fields, scales, i, j, values);
+      const values = tables.map((t) => t[(i - r0) * w + j - c0]!);
+      const has = values.some((v) => !Number.isNaN(v));
       if (run !== undefined && has && sameValues(run, values)) continue;
       if (run !== undefined) addRun(layer, frame, i, start, j - 1, run);
       run = has ? values : undefined;

@@ -6,7 +6,8 @@
  * Corner (r, c), for r in 0 … ny and c in 0 … nx, is the north-west corner of cell (r, c): Lambert
  * (x0 − res/2 + c·res, y0 + res/2 − r·res). Projecting every corner exactly costs a proj4 call each (seconds for a
  * 1 m city grid), so corners are projected exactly on a lattice every LATTICE_M metres and interpolated bilinearly in
- * between: over 80 m the map between the two projections is affine to well under a millimetre.
+ * between: over 80 m the map between the two projections is affine to well under a millimetre. Only the lattice is
+ * kept per grid; a tile interpolates the corners it draws (tile-frame.ts), so no array of every corner is ever held.
  */
 import proj4 from 'proj4';
 import { WEB_MERCATOR_PROJ4, WGS84_PROJ4 } from '../geo/crs.js';
@@ -76,34 +77,59 @@ function lattice(n: number, step: number): number[] {
   return out;
 }
 
-/** EPSG:3857 positions of every corner: x, y pairs, row-major over (ny + 1) × (nx + 1) corners. */
-export function projectCorners(grid: GridGeometry): Float64Array {
-  const { nx, ny } = grid;
+/**
+ * The exactly projected corners of a grid every `step` cells (and at its last row and column), from which any corner
+ * is interpolated: about (ny / step) × (nx / step) points, 6,400 times fewer than the corners of a 1 m grid.
+ */
+export interface CornerLattice {
+  readonly grid: GridGeometry;
+  readonly step: number;
+  readonly rows: readonly number[];
+  readonly cols: readonly number[];
+  /** EPSG:3857 x, y of lattice point (i, j) at (i · cols.length + j) · 2. */
+  readonly exact: Float64Array;
+}
+
+/** The corner lattice of `grid` (one proj4 call per lattice point). */
+export function cornerLattice(grid: GridGeometry): CornerLattice {
   const step = Math.max(1, Math.floor(LATTICE_M / grid.resolution_m));
-  const rows = lattice(ny, step);
-  const cols = lattice(nx, step);
+  const rows = lattice(grid.ny, step);
+  const cols = lattice(grid.nx, step);
   const exact = new Float64Array(rows.length * cols.length * 2);
   rows.forEach((r, i) => cols.forEach((c, j) => {
     const [x, y] = toMercator.forward(cornerXY(grid, r, c));
     exact[(i * cols.length + j) * 2] = x;
     exact[(i * cols.length + j) * 2 + 1] = y;
   }));
-  const out = new Float64Array((ny + 1) * (nx + 1) * 2);
+  return { grid, step, rows, cols, exact };
+}
+
+/**
+ * Writes the EPSG:3857 position of corner (r, c) to `out[at]`, `out[at + 1]`: bilinear between the lattice points
+ * around it. Every caller gets the same bits for the same corner, whichever window of corners it asks for.
+ */
+export function latticeCorner(l: CornerLattice, r: number, c: number, out: Float64Array, at: number): void {
+  const { rows, cols, step, exact } = l;
   // Both lattices hold at least 0 and n ≥ 1: every corner lies in some lattice interval [a, b].
-  const interval = (v: number, points: number[]) => Math.min(Math.floor(v / step), points.length - 2);
-  const at = (i: number, j: number, k: number) => exact[(i * cols.length + j) * 2 + k];
+  const i = Math.min(Math.floor(r / step), rows.length - 2);
+  const j = Math.min(Math.floor(c / step), cols.length - 2);
+  const v = (r - rows[i]) / (rows[i + 1] - rows[i]);
+  const u = (c - cols[j]) / (cols[j + 1] - cols[j]);
+  const n = cols.length;
+  for (let k = 0; k < 2; k++) {
+    const north = exact[(i * n + j) * 2 + k] * (1 - u) + exact[(i * n + j + 1) * 2 + k] * u;
+    const south = exact[((i + 1) * n + j) * 2 + k] * (1 - u) + exact[((i + 1) * n + j + 1) * 2 + k] * u;
+    out[at + k] = north * (1 - v) + south * v;
+  }
+}
+
+/** EPSG:3857 positions of every corner: x, y pairs, row-major over (ny + 1) × (nx + 1) corners (small grids, tests). */
+export function projectCorners(grid: GridGeometry): Float64Array {
+  const { nx, ny } = grid;
+  const l = cornerLattice(grid);
+  const out = new Float64Array((ny + 1) * (nx + 1) * 2);
   for (let r = 0; r <= ny; r++) {
-    const i = interval(r, rows);
-    const v = (r - rows[i]) / (rows[i + 1] - rows[i]);
-    for (let c = 0; c <= nx; c++) {
-      const j = interval(c, cols);
-      const u = (c - cols[j]) / (cols[j + 1] - cols[j]);
-      for (let k = 0; k < 2; k++) {
-        const north = at(i, j, k) * (1 - u) + at(i, j + 1, k) * u;
-        const south = at(i + 1, j, k) * (1 - u) + at(i + 1, j + 1, k) * u;
-        out[(r * (nx + 1) + c) * 2 + k] = north * (1 - v) + south * v;
-      }
-    }
+    for (let c = 0; c <= nx; c++) latticeCorner(l, r, c, out, (r * (nx + 1) + c) * 2);
   }
   return out;
 }

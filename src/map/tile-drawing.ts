@@ -1,17 +1,17 @@
 /**
  * Drawing one vector tile from grid data: the pure function behind the `map-tile` compute task (it runs in a compute
  * thread; src/map/tile-renderer.ts chooses where). Slices arrive as views of SharedArrayBuffers, so posting a job to
- * a thread copies no grid data; the projected grid corners are computed once per grid and thread and kept. The task
+ * a thread copies no grid data; the grid's corner lattice is projected once per grid and thread and kept. The task
  * also gzips the tile there, once, so the server can send either form from its cache without compressing per request.
  */
 import { gzipSync } from 'node:zlib';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { addBuildingFeatures, type BuildingArrays } from './building-features.js';
-import { addCellFeatures, type FieldSlice } from './cell-features.js';
-import { projectCorners } from './grid-projection.js';
+import { addTableFeatures, blockTable, type FieldSlice } from './cell-features.js';
+import { cornerLattice, type CornerLattice } from './grid-projection.js';
 import { mapLayer, type TileLayer } from './map-layers.js';
 import { encodeTile, MvtLayer } from './mvt-encoder.js';
-import { tileFrame } from './tile-frame.js';
+import { tileFrame, type TileFrame } from './tile-frame.js';
 
 /** Everything needed to draw tile (z, x, y) of one layer. */
 export interface TileJob {
@@ -28,27 +28,44 @@ export interface TileJob {
   readonly buildings?: BuildingArrays;
 }
 
-/** Grids whose corners are kept per thread (a service has one or two map grids). */
+/** Grids whose corner lattice is kept per thread (a service has one or two map grids). */
 const MAX_GRIDS = 4;
-const cornersByGrid = new Map<string, Float64Array>();
+const latticeByGrid = new Map<string, CornerLattice>();
 
-/** The projected corners of `grid`, computed once per thread. */
-function cornersOf(grid: GridGeometry): Float64Array {
+/** The corner lattice of `grid`, projected once per thread. */
+function latticeOf(grid: GridGeometry): CornerLattice {
   const key = `${grid.crs_epsg}|${grid.resolution_m}|${grid.nx}|${grid.ny}|${grid.x0}|${grid.y0}`;
-  let corners = cornersByGrid.get(key);
-  if (corners === undefined) {
-    corners = projectCorners(grid);
-    if (cornersByGrid.size >= MAX_GRIDS) cornersByGrid.delete(cornersByGrid.keys().next().value!);
-    cornersByGrid.set(key, corners);
+  let lattice = latticeByGrid.get(key);
+  if (lattice === undefined) {
+    lattice = cornerLattice(grid);
+    if (latticeByGrid.size >= MAX_GRIDS) latticeByGrid.delete(latticeByGrid.keys().next().value!);
+    latticeByGrid.set(key, lattice);
   }
-  return corners;
+  return lattice;
+}
+
+/** The frame of the job's tile: its box, blocks and their corners. */
+export function jobFrame(job: Pick<TileJob, 'grid' | 'z' | 'x' | 'y' | 'maxzoom'>): TileFrame {
+  return tileFrame(latticeOf(job.grid), job.z, job.x, job.y, job.maxzoom);
+}
+
+/**
+ * The encoded tile of a value layer from the published values of its blocks (cell-features.ts `blockTable`, one per
+ * field the dataset holds, in the layer's field order, named `names`); zero bytes when it holds no feature.
+ */
+export function renderTableTile(layerId: TileLayer, frame: TileFrame, names: readonly string[], tables: readonly Float64Array[]): Uint8Array {
+  const def = mapLayer(layerId);
+  if (def === undefined || def.kind === 'static') throw new Error(`No value layer '${layerId}'.`);
+  const layer = new MvtLayer(def.sourceLayer, names);
+  if (tables.length > 0) addTableFeatures(layer, frame, tables);
+  return encodeTile([layer]);
 }
 
 /** The encoded tile (MVT 2.1, one layer); zero bytes when the tile holds no feature. */
 export function renderTile(job: TileJob): Uint8Array {
   const def = mapLayer(job.layer);
   if (def === undefined) throw new Error(`No map layer '${job.layer}'.`);
-  const frame = tileFrame(job.grid, cornersOf(job.grid), job.z, job.x, job.y, job.maxzoom);
+  const frame = jobFrame(job);
   if (def.kind === 'static') {
     if (job.buildings === undefined) throw new Error('A buildings tile needs the outdoor mask and heights.');
     const layer = new MvtLayer(def.sourceLayer, [def.fields[0].name]);
@@ -56,9 +73,7 @@ export function renderTile(job: TileJob): Uint8Array {
     return encodeTile([layer]);
   }
   const fields = job.fields ?? [];
-  const layer = new MvtLayer(def.sourceLayer, fields.map((f) => f.name));
-  if (fields.length > 0) addCellFeatures(layer, frame, fields);
-  return encodeTile([layer]);
+  return renderTableTile(job.layer, frame, fields.map((f) => f.name), fields.map((f) => blockTable(frame, f)));
 }
 
 /** A tile as served: its bytes (empty for an empty tile) and, when that is smaller, the same bytes gzipped. */

@@ -1,16 +1,20 @@
 /**
- * One tile being drawn from one grid: the tile's box, the projected grid corners, the block size of its zoom, and the
- * mapping from a grid corner to integer tile coordinates. Shared by the value layers (cell-features.ts) and the
- * buildings (building-features.ts).
+ * One tile being drawn from one grid: the tile's box, the projected corners of the blocks it draws, the block size of
+ * its zoom, and the mapping from a grid corner to integer tile coordinates. Shared by the value layers
+ * (cell-features.ts) and the buildings (building-features.ts). Only the block corners of the tile's window are
+ * interpolated from the grid's corner lattice: a few thousand points whatever the grid's size.
  */
 import type { GridGeometry } from '../store/dataset-types.js';
-import { cellWindow, type CellWindow } from './grid-projection.js';
+import { cellWindow, latticeCorner, type CellWindow, type CornerLattice } from './grid-projection.js';
 import { blockCells, TILE_EXTENT, tileBox, type MercatorBox } from './web-mercator-tiles.js';
 
 /** A tile of a grid. */
 export interface TileFrame {
   readonly grid: GridGeometry;
-  /** EPSG:3857 corners of the grid (grid-projection.ts `projectCorners`). */
+  /**
+   * EPSG:3857 corners of the blocks in `blocks`: block corner (i, j), for i in r0 … r1 and j in c0 … c1, at
+   * ((i − r0) · (c1 − c0 + 1) + j − c0) · 2.
+   */
   readonly corners: Float64Array;
   readonly box: MercatorBox;
   /** Grid cells per side of a published block at this zoom. */
@@ -19,8 +23,8 @@ export interface TileFrame {
   readonly blocks: CellWindow;
 }
 
-/** The frame of tile (z, x, y) over `grid`, whose cells are published unaggregated at `maxzoom`. */
-export function tileFrame(grid: GridGeometry, corners: Float64Array, z: number, x: number, y: number, maxzoom: number): TileFrame {
+/** The blocks tile (z, x, y) draws over `grid` (cells published unaggregated at `maxzoom`), without corners. */
+export function tileBlocks(grid: GridGeometry, z: number, x: number, y: number, maxzoom: number): Omit<TileFrame, 'corners'> {
   const box = tileBox(z, x, y);
   const block = blockCells(z, maxzoom);
   const cells = cellWindow(grid, box, block);
@@ -28,15 +32,32 @@ export function tileFrame(grid: GridGeometry, corners: Float64Array, z: number, 
     r0: Math.floor(cells.r0 / block), r1: Math.ceil(cells.r1 / block),
     c0: Math.floor(cells.c0 / block), c1: Math.ceil(cells.c1 / block),
   };
+  return { grid, box, block, blocks };
+}
+
+/** The frame of tile (z, x, y) over the grid of `lattice`, whose cells are published unaggregated at `maxzoom`. */
+export function tileFrame(lattice: CornerLattice, z: number, x: number, y: number, maxzoom: number): TileFrame {
+  const { grid, box, block, blocks } = tileBlocks(lattice.grid, z, x, y, maxzoom);
+  const width = Math.max(0, blocks.c1 - blocks.c0 + 1);
+  const height = Math.max(0, blocks.r1 - blocks.r0 + 1);
+  const corners = new Float64Array(width * height * 2);
+  for (let i = 0; i < height; i++) {
+    const r = Math.min(grid.ny, (blocks.r0 + i) * block);
+    for (let j = 0; j < width; j++) latticeCorner(lattice, r, Math.min(grid.nx, (blocks.c0 + j) * block), corners, (i * width + j) * 2);
+  }
   return { grid, corners, box, block, blocks };
+}
+
+/** The grid rows a frame reads: those of its blocks (rows r0 … r1 − 1). */
+export function frameRows(frame: Omit<TileFrame, 'corners'>): { r0: number; r1: number } {
+  const { grid, block, blocks } = frame;
+  return { r0: Math.min(grid.ny, blocks.r0 * block), r1: Math.min(grid.ny, Math.max(blocks.r0, blocks.r1) * block) };
 }
 
 /** Integer tile coordinates of the grid corner at block-corner (i, j) (clipped to the grid's last corner). */
 export function blockCorner(frame: TileFrame, i: number, j: number, out: number[]): void {
-  const { grid, corners, box, block } = frame;
-  const r = Math.min(grid.ny, i * block);
-  const c = Math.min(grid.nx, j * block);
-  const k = (r * (grid.nx + 1) + c) * 2;
+  const { corners, box, blocks } = frame;
+  const k = ((i - blocks.r0) * (blocks.c1 - blocks.c0 + 1) + j - blocks.c0) * 2;
   const scale = TILE_EXTENT / (box.maxX - box.minX);
   out.push(Math.round((corners[k] - box.minX) * scale), Math.round((box.maxY - corners[k + 1]) * scale));
 }

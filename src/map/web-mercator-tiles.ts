@@ -6,7 +6,9 @@
  * Zoom policy (docs/map.md, zooms): a published cell must be at least MIN_CELL_UNITS tile units wide (4 pixels of a
  * 256-pixel tile). `maxzoom` is the first zoom at which one grid cell is that wide, so cells are published one by one
  * there; at each zoom below, blocks of 2 × 2 cells more are averaged. `minzoom` is one below the deepest zoom whose
- * single tile could hold the whole grid.
+ * single tile could hold the whole grid, but never a zoom at which one tile spans more than MAX_TILE_SPAN_CELLS cells
+ * per side: a tile always holds at most about 4,100 features, whatever the zoom, but the cells a tile averages grow
+ * four times per zoom down, so for a fine grid of a wide extent (1 m over a city) the coarse zooms are not served.
  */
 import { WEB_MERCATOR_HALF_WORLD_M } from '../geo/crs.js';
 
@@ -18,6 +20,13 @@ const MIN_CELL_UNITS = 64;
 
 /** Width of the square Web Mercator world, metres. */
 export const WORLD_M = 2 * WEB_MERCATOR_HALF_WORLD_M;
+
+/**
+ * Most grid cells a served tile spans per side. A tile at zoom z spans (64 · 2^(maxzoom − z)) cells or fewer, so this
+ * allows maxzoom − 4 at the coarsest; the cells a tile reads, with its margin of one block on every side and the
+ * window rounded out to whole blocks, stay under (1024 + 4 · 16)² ≈ 1.18 million.
+ */
+export const MAX_TILE_SPAN_CELLS = 1024;
 
 /** Deepest zoom served whatever the resolution (a 1 cm grid would not need more). */
 const MAX_ZOOM_LIMIT = 24;
@@ -82,7 +91,14 @@ export function inRange(range: TileRange, x: number, y: number): boolean {
 export function zoomRange(cellM: number, extentM: number): ZoomRange {
   const maxzoom = Math.min(MAX_ZOOM_LIMIT, Math.max(0, Math.ceil(Math.log2((WORLD_M * MIN_CELL_UNITS) / (TILE_EXTENT * cellM)) - 1e-9)));
   const fits = Math.floor(Math.log2(WORLD_M / extentM));
-  return { minzoom: Math.max(0, Math.min(maxzoom, fits - 1)), maxzoom };
+  // The shallowest zoom whose tile spans at most MAX_TILE_SPAN_CELLS cells; a grid no wider than that never binds.
+  const spanned = extentM / cellM <= MAX_TILE_SPAN_CELLS ? 0 : Math.ceil(Math.log2(WORLD_M / (MAX_TILE_SPAN_CELLS * cellM)) - 1e-9);
+  return { minzoom: Math.max(0, Math.min(maxzoom, Math.max(fits - 1, spanned))), maxzoom };
+}
+
+/** Grid cells one tile at zoom `z` spans per side, for cells `cellM` EPSG:3857 metres wide. */
+export function tileSpanCells(z: number, cellM: number): number {
+  return tileSpan(z) / cellM;
 }
 
 /** Grid cells per side of a published block at zoom `z` (1 at `maxzoom`, doubling per zoom below). */

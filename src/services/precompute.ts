@@ -26,6 +26,9 @@ import { openDataset } from '../store/zarr-reader.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 
+/** Rows per chunk of the precomputed grids (rounded to whole saved rows): a band every grid holds at once. */
+const GROUP_BAND_ROWS = 64;
+
 /** Progress callbacks of `precomputeCity`. */
 export interface PrecomputeProgress {
   start(totalRows: number, alreadyDone: number): void;
@@ -91,6 +94,8 @@ export interface PrecomputeOptions {
    * duplicate window re-publishes a row in flight without queuing it twice, and picks up its stored result.
    */
   readonly taskIdPrefix?: string;
+  /** Rows per chunk of the output group, rounded to whole chunk rows of the dataset (default GROUP_BAND_ROWS). */
+  readonly bandRows?: number;
 }
 
 /** Runs `work` over `items` with at most `limit` at once; rejects with the first failure. */
@@ -134,44 +139,70 @@ export async function precomputeCity(
     progress?.row();
   });
 
-  const full = PRECOMPUTE_GRIDS.map(() => new Float32Array(grid.nx * grid.ny));
-  for (let r = 0; r < chunkRows; r++) {
-    const rows = Math.min(chunk.rows, grid.ny - r * chunk.rows);
-    const band = rows * grid.nx;
-    const bytes = await readFile(rowFile(partial, r));
-    const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    if (values.length !== band * PRECOMPUTE_GRIDS.length) {
-      throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
-    }
-    full.forEach((g, k) => g.set(values.subarray(k * band, (k + 1) * band), r * chunk.rows * grid.nx));
-  }
-
-  const references = await cityReferences(compute, city, full[PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c')]);
+  // The group is written band by band from the saved rows (a band: whole saved rows, about GROUP_BAND_ROWS of
+  // them), so memory holds one band of every grid, never whole grids; the summer-night mean is summed on the way.
+  const bandRows = chunk.rows * Math.max(1, Math.round((options.bandRows ?? GROUP_BAND_ROWS) / chunk.rows));
+  const night = { sum: 0, n: 0 };
+  const nightGrid = PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c');
+  const airBenchmark = await cityAirBenchmark(compute, city);
+  let references: CityReferences = {};
   const dir = precomputedDir(dataDir, city.dataset);
   await writeGridGroup(
     dir,
     grid,
-    PRECOMPUTE_GRIDS.map((name, k) => ({ name, values: full[k], attrs: { long_name: name.replace(/_/g, ' ') } })),
+    PRECOMPUTE_GRIDS.map((name) => ({ name, attrs: { long_name: name.replace(/_/g, ' ') } })),
     {
-      dataset: city.dataset, city: city.id, content_version: ds.reader.attrs.content_version,
-      generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), sampling: 'point', references,
-      reference_locations: REFERENCE_LOCATIONS[city.id] ?? [],
+      bandRows,
+      read: async (r0, r1) => {
+        const grids = await readSavedRows(partial, grid.nx, grid.ny, chunk.rows, r0, r1);
+        for (const v of grids[nightGrid]!) {
+          if (Number.isFinite(v)) {
+            night.sum += v;
+            night.n++;
+          }
+        }
+        return grids;
+      },
+    },
+    () => {
+      references = {
+        ...(night.n > 0 ? { summer_night_mean_utci_c: round1(night.sum / night.n) } : {}),
+        ...(airBenchmark === undefined ? {} : { air_benchmark: airBenchmark }),
+      };
+      return {
+        dataset: city.dataset, city: city.id, content_version: ds.reader.attrs.content_version,
+        generated_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), sampling: 'point', references,
+        reference_locations: REFERENCE_LOCATIONS[city.id] ?? [],
+      };
     },
   );
   await rm(partial, { recursive: true, force: true });
   return { dataset: city.dataset, dir, cells, rowsComputed: todo.length, rowsResumed: done.size, references };
 }
 
-/** The city references: mean summer-night UTCI over outdoor cells, mean good-air share over reference locations. */
-async function cityReferences(compute: PlannedCompute, city: CityConfig, summerNight: Float32Array): Promise<CityReferences> {
-  let sum = 0;
-  let n = 0;
-  for (const v of summerNight) {
-    if (Number.isFinite(v)) {
-      sum += v;
-      n++;
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/**
+ * Rows `r0` … `r1` − 1 of every precomputed grid, in PRECOMPUTE_GRIDS order, from the saved row files (`r0` a
+ * multiple of `chunkRows`).
+ */
+async function readSavedRows(partial: string, nx: number, ny: number, chunkRows: number, r0: number, r1: number): Promise<Float32Array[]> {
+  const grids = PRECOMPUTE_GRIDS.map(() => new Float32Array((r1 - r0) * nx));
+  for (let r = r0 / chunkRows; r * chunkRows < r1; r++) {
+    const rows = Math.min(chunkRows, ny - r * chunkRows);
+    const band = rows * nx;
+    const bytes = await readFile(rowFile(partial, r));
+    if (bytes.byteLength !== band * PRECOMPUTE_GRIDS.length * 4) {
+      throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
     }
+    const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    grids.forEach((g, k) => g.set(values.subarray(k * band, (k + 1) * band), (r * chunkRows - r0) * nx));
   }
+  return grids;
+}
+
+/** The air benchmark: the mean good-air share over the city's reference locations (undefined without any). */
+async function cityAirBenchmark(compute: PlannedCompute, city: CityConfig): Promise<CityReferences['air_benchmark']> {
   const goods: number[] = [];
   for (const loc of REFERENCE_LOCATIONS[city.id] ?? []) {
     // A dataset smaller than the city's zone (a scaled benchmark block) may not hold every reference location.
@@ -183,11 +214,6 @@ async function cityReferences(compute: PlannedCompute, city: CityConfig, summerN
     const good = (result.blocks.air as { good_pct?: number } | undefined)?.good_pct;
     if (typeof good === 'number') goods.push(good);
   }
-  const round1 = (v: number) => Math.round(v * 10) / 10;
-  return {
-    ...(n > 0 ? { summer_night_mean_utci_c: round1(sum / n) } : {}),
-    ...(goods.length > 0
-      ? { air_benchmark: { good_pct: round1(goods.reduce((a, b) => a + b, 0) / goods.length), locations: goods.length } }
-      : {}),
-  };
+  if (goods.length === 0) return undefined;
+  return { good_pct: round1(goods.reduce((a, b) => a + b, 0) / goods.length), locations: goods.length };
 }

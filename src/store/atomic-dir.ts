@@ -119,3 +119,19 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     throw err;
   }
 }
+
+/**
+ * Writes a file atomically through `write(tmp)`, which writes the whole file at the temporary path `tmp` (streamed,
+ * for files too large to hold), then renames it over `path`; on any failure the temporary file is removed.
+ */
+export async function writeFileAtomicWith<T>(path: string, write: (tmp: string) => Promise<T>): Promise<T> {
+  const tmp = siblingPath(path, 'tmp');
+  try {
+    const result = await write(tmp);
+    await rename(tmp, path);
+    return result;
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

@@ -49,31 +49,43 @@ async function codecOf(update: StoreUpdate, name: string, elementSize: number): 
   return { codec: await createChunkCodec(meta as StorageCodecs, elementSize), chunks: [...meta.chunks] };
 }
 
+/**
+ * A static array, one band of chunk rows at a time: the GeoTIFF rows of that band are read and checked, and each
+ * chunk they touch is built from the stored array with those rows laid over it. Memory holds the stored array (the
+ * reader keeps static arrays whole) and one band of GeoTIFF rows, never a second copy of the grid.
+ */
 async function importStatic(reader: DatasetReader, placed: PlacedGeoTiff, name: StaticArray, update: StoreUpdate): Promise<number> {
   if (placed.bands !== 1) throw new ValidationError(`A static array takes a one-band GeoTIFF; this one has ${placed.bands} bands.`);
   const { row0, col0, rows, cols } = placed.window;
   const { nx, ny } = reader.grid;
-  const full = name === 'outdoor' ? (await reader.readStatic('outdoor')).slice() : (await reader.readStatic('building_height')).slice();
-  const [values] = await readWindowRows(placed, row0, row0 + rows, 0, 1);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const v = values[r * cols + c];
-      const ok = name === 'outdoor' ? v === 0 || v === 1 : v >= 0 && v < 1000;
-      if (!ok || isNoData(v, placed.noData)) {
-        throw new ValidationError(`${name} value ${v} at GeoTIFF row ${r}, column ${c} is invalid (${name === 'outdoor' ? '0 or 1' : '0 <= h < 1000 m'}; no nodata).`);
-      }
-      full[(row0 + r) * nx + col0 + c] = v;
-    }
-  }
+  const stored = name === 'outdoor' ? await reader.readStatic('outdoor') : await reader.readStatic('building_height');
   const elementSize = name === 'outdoor' ? 1 : 4;
   const { codec, chunks: [cr, cc] } = await codecOf(update, name, elementSize);
   let written = 0;
   for (let i = Math.floor(row0 / cr); i * cr < row0 + rows; i++) {
+    const r0 = Math.max(row0, i * cr);
+    const r1 = Math.min(row0 + rows, (i + 1) * cr);
+    const [values] = await readWindowRows(placed, r0, r1, 0, 1);
+    for (let r = r0; r < r1; r++) {
+      for (let c = 0; c < cols; c++) {
+        const v = values[(r - r0) * cols + c];
+        const ok = name === 'outdoor' ? v === 0 || v === 1 : v >= 0 && v < 1000;
+        if (!ok || isNoData(v, placed.noData)) {
+          throw new ValidationError(`${name} value ${v} at GeoTIFF row ${r - row0}, column ${c} is invalid (${name === 'outdoor' ? '0 or 1' : '0 <= h < 1000 m'}; no nodata).`);
+        }
+      }
+    }
     for (let j = Math.floor(col0 / cc); j * cc < col0 + cols; j++) {
       const block = name === 'outdoor' ? new Uint8Array(cr * cc) : new Float32Array(cr * cc);
       for (let r = 0; r < cr && i * cr + r < ny; r++) {
-        const from = (i * cr + r) * nx + j * cc;
-        block.set(full.subarray(from, from + Math.min(cc, nx - j * cc)), r * cc);
+        const y = i * cr + r;
+        const from = y * nx + j * cc;
+        const width = Math.min(cc, nx - j * cc);
+        block.set(stored.subarray(from, from + width), r * cc);
+        if (y < r0 || y >= r1) continue;
+        for (let x = Math.max(col0, j * cc); x < Math.min(col0 + cols, j * cc + width); x++) {
+          block[r * cc + x - j * cc] = values[(y - r0) * cols + x - col0];
+        }
       }
       await update.stage(staticChunkKey(name, i, j), await codec.encode(new Uint8Array(block.buffer)));
       written++;

@@ -1,8 +1,10 @@
 /**
  * Reads a grid group written by grid-group-writer.ts (the whole-city precompute's result grids): its group attributes
- * and each 2-D float32 grid (NaN = no value), from a directory or a base URL (data-location.ts). Missing group: undefined. A group that exists but
- * cannot be read as written (no consolidated metadata, a grid of another shape or type, a chunk that does not decode)
- * is a `DatasetError` naming the file.
+ * and each 2-D float32 grid (NaN = no value), from a directory or a base URL (data-location.ts), whole or by bands of
+ * rows. Grids are chunked in full-width bands (one chunk of the whole grid in groups written before bands), so a band
+ * read decodes only the chunks it overlaps; the last chunk a read used only in part is kept (one chunk in all, so
+ * memory stays at a band), so reading consecutive bands of a grid decodes each chunk once. Missing group: undefined. A group that exists but cannot be read as written (no consolidated
+ * metadata, a grid of another shape or type, a chunk that does not decode) is a `DatasetError` naming the file.
  */
 import { DatasetError } from '../errors.js';
 import { createChunkCodec, type StorageCodecs } from './codecs.js';
@@ -16,6 +18,8 @@ export interface GridGroup {
   readonly grids: readonly string[];
   /** Grid `name`: ny × nx float32, row-major, north-up. */
   read(name: string): Promise<Float32Array>;
+  /** Rows `r0` … `r1` − 1 of grid `name`: (r1 − r0) × nx float32, row-major. */
+  readRows(name: string, r0: number, r1: number): Promise<Float32Array>;
 }
 
 interface ZarrayMeta extends StorageCodecs {
@@ -45,29 +49,55 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
   }
   for (const [name, meta] of arrays) {
     const [rows, cols] = meta.shape;
-    if (rows !== ny || cols !== nx || meta.dtype !== '<f4' || meta.chunks[0] !== ny || meta.chunks[1] !== nx) {
+    const band = meta.chunks[0]!;
+    if (rows !== ny || cols !== nx || meta.dtype !== '<f4' || !(Number.isInteger(band) && band >= 1 && band <= ny) || meta.chunks[1] !== nx) {
       const shape = `${meta.shape.join(' × ')} ${meta.dtype}`;
       throw new DatasetError(`Grid '${name}' of ${dir} is ${shape}, not ${ny} × ${nx} <f4.`);
     }
   }
+  let last: { readonly name: string; readonly band: number; readonly values: Float32Array } | undefined;
+  /**
+   * Chunk `band` of grid `name`, decoded (bandRows × nx values; the last band padded as Zarr stores it), kept as the
+   * grid's last chunk when `keep` (a read that uses only part of it: the next band read may need the rest).
+   */
+  const chunk = async (name: string, meta: ZarrayMeta, band: number, keep: boolean): Promise<Float32Array> => {
+    if (last?.name === name && last.band === band) return last.values;
+    const rows = meta.chunks[0]!;
+    const path = locationJoin(dir, name, String(band), '0');
+    const codec = await createChunkCodec(meta, 4);
+    try {
+      const stored = await readLocationBytes(path);
+      if (stored === undefined) throw new Error('the file is missing');
+      const bytes = await codec.decode(stored);
+      if (bytes.byteLength !== rows * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
+      const values = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      if (keep) last = { name, band, values };
+      return values;
+    } catch (cause) {
+      throw new DatasetError(`${path} cannot be read as ${rows} × ${nx} float32 (${(cause as Error).message}).`);
+    }
+  };
+  const readRows = async (name: string, r0: number, r1: number): Promise<Float32Array> => {
+    const meta = arrays.get(name);
+    if (meta === undefined) throw new DatasetError(`${dir} holds no grid '${name}'.`);
+    if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 <= r1 && r1 <= ny)) {
+      throw new RangeError(`Rows ${r0} to ${r1} are not within the ${ny} rows of ${name}.`);
+    }
+    const rows = meta.chunks[0]!;
+    const out = new Float32Array((r1 - r0) * nx);
+    for (let b = Math.floor(r0 / rows); b * rows < r1; b++) {
+      const from = Math.max(r0, b * rows);
+      const to = Math.min(r1, (b + 1) * rows);
+      const values = await chunk(name, meta, b, to - from < Math.min(rows, ny - b * rows));
+      out.set(values.subarray((from - b * rows) * nx, (to - b * rows) * nx), (from - r0) * nx);
+    }
+    return out;
+  };
   return {
     dir,
     attrs: (metadata['.zattrs'] ?? {}) as Record<string, unknown>,
     grids: [...arrays.keys()],
-    async read(name) {
-      const meta = arrays.get(name);
-      if (meta === undefined) throw new DatasetError(`${dir} holds no grid '${name}'.`);
-      const path = locationJoin(dir, name, '0', '0');
-      const codec = await createChunkCodec(meta, 4);
-      try {
-        const stored = await readLocationBytes(path);
-        if (stored === undefined) throw new Error('the file is missing');
-        const bytes = await codec.decode(stored);
-        if (bytes.byteLength !== ny * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
-        return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-      } catch (cause) {
-        throw new DatasetError(`${path} cannot be read as ${ny} × ${nx} float32 (${(cause as Error).message}).`);
-      }
-    },
+    read: (name) => readRows(name, 0, ny),
+    readRows,
   };
 }

@@ -3,7 +3,7 @@
  * raster attribute table only there (its GDAL_METADATA tag holds neither), reads the sidecar beside the file, locally
  * and over `/vsicurl/`, and lists both in `gdalinfo`; QGIS labels and colours the classes from the table.
  */
-import { xmlEscape as xml } from './cog-writer.js';
+import { xmlEscape as xml } from './cog-ifd.js';
 
 /** One class of a coded raster. */
 export interface RasterCategory {

@@ -5,8 +5,16 @@
  * stored as given, with the tile compression the caller names. Tiles are addressed by their Hilbert TileID; identical
  * tile contents are stored once, and consecutive TileIDs with the same contents share one run-length entry. When the
  * root directory would not fit in the first 16 KiB, entries go to leaf directories the root points at.
+ *
+ * Streaming: tiles are added in any order and their contents go to a spool file beside the archive as they come
+ * (each distinct content once, known by its SHA-256), so memory holds the directory (a few dozen bytes a tile), never
+ * the tiles. `finish` sorts the directory by TileID and writes the archive, copying each content from the spool in
+ * TileID order (the archive is clustered).
  */
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { createSpool } from './spool-file.js';
 
 /** One tile: address and stored bytes (already compressed as `tileCompression` says). */
 export interface ArchiveTile {
@@ -112,34 +120,24 @@ function directories(entries: readonly Entry[]): { root: Uint8Array; leaves: Uin
   }
 }
 
-/** The archive of `tiles` with `metadata` (the JSON TileJSON-like document clients read). */
-export function encodePmtiles(tiles: readonly ArchiveTile[], metadata: Record<string, unknown>, header: ArchiveHeader): Uint8Array {
-  const sorted = tiles.map((t) => ({ id: tileId(t.z, t.x, t.y), data: t.data })).sort((a, b) => a.id - b.id);
-  const entries: Entry[] = [];
-  const stored = new Map<string, { offset: number; length: number }>();
-  const data: Uint8Array[] = [];
-  let dataBytes = 0;
-  for (const { id, data: bytes } of sorted) {
-    if (entries.length > 0 && entries[entries.length - 1]!.tileId === id) throw new Error(`Tile ${id} is given twice.`);
-    const hash = Buffer.from(bytes).toString('base64');
-    let at = stored.get(hash);
-    if (at === undefined) {
-      at = { offset: dataBytes, length: bytes.byteLength };
-      stored.set(hash, at);
-      data.push(bytes);
-      dataBytes += bytes.byteLength;
-    }
-    const last = entries[entries.length - 1];
-    if (last !== undefined && last.offset === at.offset && last.tileId + last.runLength === id) last.runLength++;
-    else entries.push({ tileId: id, runLength: 1, offset: at.offset, length: at.length });
-  }
-  const { root, leaves } = directories(entries);
-  const meta = new Uint8Array(gzipSync(Buffer.from(JSON.stringify(metadata))));
+/** The header's fixed part and the sections' sizes. */
+interface Layout {
+  readonly root: Uint8Array;
+  readonly meta: Uint8Array;
+  readonly leaves: Uint8Array;
+  readonly dataBytes: number;
+  readonly addressed: number;
+  readonly entries: number;
+  readonly contents: number;
+}
+
+/** The 127-byte header. */
+function encodeHeader(layout: Layout, header: ArchiveHeader): Uint8Array {
+  const { root, meta, leaves } = layout;
   const rootOffset = HEADER_BYTES;
   const metaOffset = rootOffset + root.byteLength;
   const leavesOffset = metaOffset + meta.byteLength;
   const dataOffset = leavesOffset + leaves.byteLength;
-
   const head = Buffer.alloc(HEADER_BYTES);
   head.write('PMTiles', 0, 'ascii');
   head.writeUInt8(3, 7);
@@ -151,10 +149,10 @@ export function encodePmtiles(tiles: readonly ArchiveTile[], metadata: Record<st
   u64(40, leavesOffset);
   u64(48, leaves.byteLength);
   u64(56, dataOffset);
-  u64(64, dataBytes);
-  u64(72, sorted.length);
-  u64(80, entries.length);
-  u64(88, stored.size);
+  u64(64, layout.dataBytes);
+  u64(72, layout.addressed);
+  u64(80, layout.entries);
+  u64(88, layout.contents);
   head.writeUInt8(1, 96); // clustered: tile data in TileID order
   head.writeUInt8(COMPRESSION_GZIP, 97);
   head.writeUInt8(header.tileCompression, 98);
@@ -170,5 +168,100 @@ export function encodePmtiles(tiles: readonly ArchiveTile[], metadata: Record<st
   head.writeUInt8(header.center[2], 118);
   head.writeInt32LE(e7(header.center[0]), 119);
   head.writeInt32LE(e7(header.center[1]), 123);
-  return Buffer.concat([head, root, meta, leaves, ...data]);
+  return head;
+}
+
+/** An archive being written. */
+export interface PmtilesWriter {
+  /** Tiles added so far. */
+  readonly tiles: number;
+  /** Adds a tile (any order; each address once). */
+  add(tile: ArchiveTile): Promise<void>;
+  /** Writes the archive with `metadata` (the JSON TileJSON-like document clients read); its size in bytes. */
+  finish(metadata: Record<string, unknown>, header: ArchiveHeader): Promise<number>;
+  /** Drops the spool (after `finish`, or instead of it); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Bytes gathered before one write of tile data into the archive. */
+const WRITE_BYTES = 1 << 20;
+
+/** Starts an archive at `path` (written by `finish`; write to a temporary name to publish atomically). */
+export async function createPmtilesWriter(path: string): Promise<PmtilesWriter> {
+  const spool = await createSpool(path, 'tiles');
+  /** Per tile added: its TileID, and where its content lies in the spool. */
+  const ids: number[] = [];
+  const at: number[] = [];
+  const contents = new Map<string, { readonly offset: number; readonly length: number }>();
+  const lengthAt = new Map<number, number>();
+  return {
+    get tiles() {
+      return ids.length;
+    },
+    async add(tile) {
+      const hash = createHash('sha256').update(tile.data).digest('base64');
+      let stored = contents.get(hash);
+      if (stored === undefined) {
+        stored = { offset: await spool.append(tile.data), length: tile.data.byteLength };
+        contents.set(hash, stored);
+        lengthAt.set(stored.offset, stored.length);
+      }
+      ids.push(tileId(tile.z, tile.x, tile.y));
+      at.push(stored.offset);
+    },
+    async finish(metadata, header) {
+      const order = Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+      const entries: Entry[] = [];
+      const placed = new Map<number, number>();
+      const sequence: number[] = [];
+      let dataBytes = 0;
+      for (const k of order) {
+        const id = ids[k]!;
+        if (entries.length > 0 && entries[entries.length - 1]!.tileId + entries[entries.length - 1]!.runLength - 1 >= id) {
+          throw new Error(`Tile ${id} is given twice.`);
+        }
+        const spooled = at[k]!;
+        const length = lengthAt.get(spooled)!;
+        let offset = placed.get(spooled);
+        if (offset === undefined) {
+          offset = dataBytes;
+          placed.set(spooled, offset);
+          sequence.push(spooled);
+          dataBytes += length;
+        }
+        const last = entries[entries.length - 1];
+        if (last !== undefined && last.offset === offset && last.tileId + last.runLength === id) last.runLength++;
+        else entries.push({ tileId: id, runLength: 1, offset, length });
+      }
+      const { root, leaves } = directories(entries);
+      const meta = new Uint8Array(gzipSync(Buffer.from(JSON.stringify(metadata))));
+      const layout = { root, meta, leaves, dataBytes, addressed: ids.length, entries: entries.length, contents: placed.size };
+      const out = await open(path, 'w');
+      try {
+        const head = Buffer.concat([encodeHeader(layout, header), root, meta, leaves]);
+        await out.write(head, 0, head.byteLength, 0);
+        let position = head.byteLength;
+        let batch: Uint8Array[] = [];
+        let batchBytes = 0;
+        const flush = async () => {
+          const bytes = Buffer.concat(batch);
+          await out.write(bytes, 0, bytes.byteLength, position);
+          position += bytes.byteLength;
+          batch = [];
+          batchBytes = 0;
+        };
+        for (const spooled of sequence) {
+          const bytes = await spool.read(spooled, lengthAt.get(spooled)!);
+          batch.push(bytes);
+          batchBytes += bytes.byteLength;
+          if (batchBytes >= WRITE_BYTES) await flush();
+        }
+        await flush();
+        return position;
+      } finally {
+        await out.close();
+      }
+    },
+    close: () => spool.remove(),
+  };
 }

@@ -1,0 +1,71 @@
+/**
+ * The streaming PMTiles writer against the `pmtiles` reader: tiles added in any order come back at their addresses,
+ * identical contents are stored once, a directory too large for the first 16 KiB goes to leaf directories, a tile
+ * given twice is refused, and no temporary file is left beside the archive.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PMTiles } from 'pmtiles';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPmtilesWriter, type ArchiveHeader } from '../../src/store/pmtiles-writer.js';
+import { tempDir } from './helpers.js';
+
+const HEADER: ArchiveHeader = { tileCompression: 1, tileType: 1, minZoom: 10, maxZoom: 14, bounds: [4.3, 50.8, 4.4, 50.9], center: [4.35, 50.85, 12] };
+
+let root: { dir: string; cleanup: () => Promise<void> };
+beforeAll(async () => {
+  root = await tempDir('pmtiles');
+});
+afterAll(() => root.cleanup());
+
+function reader(bytes: Buffer): PMTiles {
+  return new PMTiles({
+    getKey: () => 'a.pmtiles',
+    getBytes: async (offset: number, length: number) => ({ data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length) }),
+  });
+}
+
+/** Contents of tile (z, x, y): every third tile shares one content, the others their own. */
+const contentOf = (z: number, x: number, y: number) => new TextEncoder().encode((x + y) % 3 === 0 ? 'shared' : `tile ${z}/${x}/${y}`);
+
+describe('createPmtilesWriter', () => {
+  it('writes tiles added in any order, once per content, with leaf directories when the root is full', async () => {
+    const tiles: [number, number, number][] = [];
+    for (let z = 10; z <= 14; z++) {
+      const n = 2 ** (z - 9);
+      for (let x = 0; x < n * 4; x++) for (let y = 0; y < n * 4; y++) tiles.push([z, 520 * 2 ** (z - 10) + x, 340 * 2 ** (z - 10) + y]);
+    }
+    // A fixed shuffle: the writer must not rely on the order tiles arrive in.
+    const order = tiles.map((t, i) => [(i * 7919) % 104729, t] as const).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+    const path = join(root.dir, 'a.pmtiles');
+    const writer = await createPmtilesWriter(path);
+    for (const [z, x, y] of order) await writer.add({ z, x, y, data: contentOf(z, x, y) });
+    const bytes = await writer.finish({ name: 'test' }, HEADER);
+    await writer.close();
+    const file = await readFile(path);
+    expect(file.byteLength).toBe(bytes);
+    expect((await readdir(root.dir)).filter((n) => n.startsWith('.'))).toEqual([]);
+    const archive = reader(file);
+    const header = await archive.getHeader();
+    const shared = tiles.filter(([, x, y]) => (x + y) % 3 === 0).length;
+    expect(header).toMatchObject({ numAddressedTiles: tiles.length, numTileContents: tiles.length - shared + 1, clustered: true });
+    expect(header.leafDirectoryLength).toBeGreaterThan(0);
+    expect(await archive.getMetadata()).toEqual({ name: 'test' });
+    for (const [z, x, y] of tiles.filter((_, i) => i % 37 === 0)) {
+      const tile = await archive.getZxy(z, x, y);
+      expect(new TextDecoder().decode(new Uint8Array(tile!.data)), `${z}/${x}/${y}`).toBe(new TextDecoder().decode(contentOf(z, x, y)));
+    }
+    expect(await archive.getZxy(10, 0, 0)).toBeUndefined();
+  });
+
+  it('refuses a tile given twice', async () => {
+    const writer = await createPmtilesWriter(join(root.dir, 'twice.pmtiles'));
+    try {
+      await writer.add({ z: 3, x: 1, y: 2, data: new Uint8Array([1]) });
+      await writer.add({ z: 3, x: 1, y: 2, data: new Uint8Array([2]) });
+      await expect(writer.finish({}, HEADER)).rejects.toThrow(/given twice/);
+    } finally {
+      await writer.close();
+    }
+  });
+});
