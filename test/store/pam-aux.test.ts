@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCog } from '../../src/store/cog-writer.js';
+import { writeCog } from '../../src/store/cog-writer.js';
 import { categoriesAuxXml } from '../../src/store/pam-aux.js';
 import { gdalRead, hasGdalPython } from '../helpers/gdal-read.js';
 import { tempDir } from './helpers.js';
@@ -20,10 +20,11 @@ afterAll(() => root.cleanup());
 /** Writes a 2 × 2 coded COG named `name` with the sidecar of `xml`; returns its path. */
 async function coded(name: string, xml: string): Promise<string> {
   const path = join(root.dir, `${name}.tif`);
-  await writeFile(path, encodeCog({
-    width: 2, height: 2, values: Float32Array.from([1, 3, 3, Number.NaN]), epsg: 31370, originX: 148_000, originY: 171_000,
-    cellSize: 10, nodata: -9999, resampling: 'nearest', description: 'class', unit: 'code', bandMetadata: { CATEGORIES: '1: A; 3: C & D' },
-  }));
+  const values = Float32Array.from([1, 3, 3, Number.NaN]);
+  await writeCog(path, {
+    epsg: 31370, originX: 148_000, originY: 171_000, cellSize: 10, nodata: -9999, resampling: 'nearest',
+    description: 'class', unit: 'code', bandMetadata: { CATEGORIES: '1: A; 3: C & D' },
+  }, { width: 2, height: 2, readRows: (r0, r1) => values.slice(r0 * 2, r1 * 2) });
   await writeFile(`${path}.aux.xml`, xml);
   return path;
 }
