@@ -12,9 +12,16 @@ export interface BenchResult {
   readonly notes: readonly string[];
   /** Named machine-readable figures (e.g. `cold_point_ms`), written at the top level of the JSON. */
   readonly figures?: Readonly<Record<string, unknown>>;
+  /** Text printed instead of the default table (the kernel workbench's own table). */
+  readonly report?: string;
+  /** Exit status the run asks for (1: a regression or a missed target); 0 when absent. */
+  readonly exitCode?: number;
 }
 
-/** Options of the command line (`--minutes 25` is `{ minutes: '25' }`), as text. */
+/**
+ * Options of the command line (`--minutes 25` is `{ minutes: '25' }`), as text; a repeated option's values are joined
+ * by newlines, a flag without a value (`--force`) is `'true'`, and words after the benchmark's name are `args`.
+ */
 export type BenchOptions = Readonly<Record<string, string>>;
 
 /** A benchmark module; one that takes no options ignores them. */
@@ -28,6 +35,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   atlas: () => import('./atlas.js'),
   'chunk-index': () => import('./chunk-index.js'),
   cluster: () => import('./cluster.js'),
+  compare: () => import('./compare.js'),
   data: () => import('./data.js'),
   http: () => import('./http.js'),
   kernels: () => import('./kernels.js'),

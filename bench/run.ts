@@ -25,20 +25,29 @@ function formatTable(result: BenchResult): string {
   ].join('\n');
 }
 
-/** The names and the `--option value` pairs of the command line; undefined when an option lacks its value. */
+/** Options that take no value. */
+const FLAGS = new Set(['force']);
+
+/**
+ * The names and the `--option value` pairs of the command line; undefined when an option lacks its value. After
+ * `compare`, the other words are its arguments (`args`, newline-joined), not benchmark names.
+ */
 function parseArgs(args: readonly string[]): { names: string[]; options: BenchOptions } | undefined {
   const names: string[] = [];
+  const words: string[] = [];
   const options: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (!arg.startsWith('--')) {
-      names.push(arg);
+      (names[0] === 'compare' ? words : names).push(arg);
       continue;
     }
-    const value = args[++i];
+    const key = arg.slice(2);
+    const value = FLAGS.has(key) ? 'true' : args[++i];
     if (value === undefined) return undefined;
-    options[arg.slice(2)] = value;
+    options[key] = key in options ? `${options[key]}\n${value}` : value;
   }
+  if (words.length) options.args = words.join('\n');
   return { names, options };
 }
 
@@ -52,16 +61,29 @@ async function main(args: string[]): Promise<number> {
   const { names, options } = parsed;
   const resultsDir = join(PROJECT_ROOT, 'bench', 'results');
   await mkdir(resultsDir, { recursive: true });
+  let code = 0;
   for (const name of names) {
-    const result = await (await BENCHMARKS[name]()).run(options);
-    console.log(`${formatTable(result)}\n`);
+    let result: BenchResult;
+    try {
+      result = await (await BENCHMARKS[name]()).run(options);
+    } catch (err) {
+      // A refusal (the kernel workbench's bad variant, flag, revision or wrong answer) is one line and exit 2.
+      if (err instanceof Error && (err as { exitCode?: unknown }).exitCode === 2) {
+        console.error(`refused: ${err.message}`);
+        return 2;
+      }
+      throw err;
+    }
+    console.log(`${result.report ?? formatTable(result)}\n`);
     const machine = { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown' };
-    const doc = { ...(result.figures ?? {}), ...result, machine, date: new Date().toISOString() };
-    const file = join(resultsDir, `${name}.json`);
+    const { report: _report, ...rest } = result;
+    const doc = { ...(result.figures ?? {}), ...rest, machine, date: new Date().toISOString() };
+    const file = join(resultsDir, `${result.name}.json`);
     await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
     console.log(`wrote ${file}`);
+    code = Math.max(code, result.exitCode ?? 0);
   }
-  return 0;
+  return code;
 }
 
 main(process.argv.slice(2)).then(
