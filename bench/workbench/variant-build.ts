@@ -4,7 +4,7 @@
  * build happens in a temporary folder renamed into place only when asc succeeded, so a failed or interrupted build
  * leaves nothing in the cache. asc only warns about an unknown option; the workbench refuses it like an error.
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -108,13 +108,9 @@ export function buildVariant(spec: VariantSpec, kernel: KernelName, tree: Source
     cpSync(join(tree.root, 'asconfig.json'), join(tmp, 'asconfig.json'));
     const args = [join('assembly', `${entry}.ts`), '--config', 'asconfig.json', '--target', 'release', ...spec.asc,
       '--outFile', `${entry}.wasm`];
-    let output: string;
-    try {
-      output = execFileSync(ASC, args, { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (err) {
-      const e = err as { stderr?: string; stdout?: string; message: string };
-      throw new WorkbenchRefusal(`Variant ${spec.name}: asc failed: ${ascReason(`${e.stderr ?? ''}\n${e.stdout ?? ''}`)}`);
-    }
+    const asc = spawnSync(ASC, args, { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = `${asc.stderr ?? ''}\n${asc.stdout ?? ''}`;
+    if (asc.status !== 0) throw new WorkbenchRefusal(`Variant ${spec.name}: asc failed: ${ascReason(output)}`);
     if (/Unknown option/i.test(output)) throw new WorkbenchRefusal(`Variant ${spec.name}: asc rejects a flag: ${ascReason(output)}`);
     if (!existsSync(join(tmp, `${entry}.wasm`)) || statSync(join(tmp, `${entry}.wasm`)).size === 0) {
       throw new WorkbenchRefusal(`Variant ${spec.name}: asc wrote no module.`);
