@@ -136,7 +136,7 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult & Record<st
   }
   const title = `Kernel workbench, ${kernel}: ${w.description}; M cell-hours per CPU-second`;
   const svg = join(PROJECT_ROOT, 'bench', 'results', `kernels-${kernel}.svg`);
-  writeFileSync(svg, renderSvg(title, a, ab.rates));
+  writeFileSync(svg, renderSvg(`Kernel workbench: ${kernel}, ${ab.rounds} interleaved rounds`, a, ab.rates));
   notes.push(`Plot: ${svg}.`);
   return {
     name: kernel === 'stats' ? 'kernels' : `kernels-${kernel}`,

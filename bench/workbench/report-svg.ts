@@ -24,8 +24,8 @@ export function renderSvg(title: string, a: Analysis, rates: Readonly<Record<str
   const top = 58;
   const label = 190;
   const panel = 330;
-  const gap = 40;
-  const width = label + panel + gap + 260 + 20;
+  const gap = 70;
+  const width = label + panel + gap + 260 + 90;
   const height = top + names.length * row + 44;
   const all = Object.values(rates).flat();
   const pad = (Math.max(...all) - Math.min(...all)) * 0.08 || 1;
@@ -41,7 +41,7 @@ export function renderSvg(title: string, a: Analysis, rates: Readonly<Record<str
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="12" y="20" font-size="14" font-weight="bold">${esc(title)}</text>`,
-    `<text x="${label}" y="44" fill="#57606a">Throughput per round, M cell-hours per CPU-second (dots; bar = median)</text>`,
+    `<text x="${label}" y="44" fill="#57606a">Throughput per round, M cell-h per CPU-s (bar: median)</text>`,
     `<text x="${rx0}" y="44" fill="#57606a">Ratio to ${esc(a.baseline)}, 95 % interval</text>`,
   ];
   const axisY = top + names.length * row + 4;
