@@ -33,11 +33,12 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult> {
       const ci = bootstrapMedian(ratios, a.seed);
       const isRef = run === a && name === a.baseline;
       const call = isRef ? '' : verdict(ci, threshold).verdict;
-      if (run === b && call === 'slower' && !name.endsWith('(A/A)')) slower++;
+      const reference = (run.references ?? []).includes(name) ? ' (reference)' : '';
+      if (run === b && call === 'slower' && !name.endsWith('(A/A)') && !(b.references ?? []).includes(name)) slower++;
       rows.push({
         run: run.name, variant: name, 'median M cell-h/s': s.median.toFixed(1), min: s.min.toFixed(1), MAD: s.mad.toFixed(1),
         [`ratio to ${a.name}/${a.baseline}`]: isRef ? '1' : `${(s.median / refMedian).toFixed(3)}×`,
-        '95 % interval': isRef ? '' : `${ci.low.toFixed(3)}–${ci.high.toFixed(3)}`, verdict: call,
+        '95 % interval': isRef ? '' : `${ci.low.toFixed(3)}–${ci.high.toFixed(3)}`, verdict: call && call + reference,
       });
     }
   }

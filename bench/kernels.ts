@@ -10,31 +10,24 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/util/paths.js';
-import { FIELD_ENCODINGS, HOURLY_FIELDS } from '../src/store/dataset-types.js';
+import { HOURLY_FIELDS } from '../src/store/dataset-types.js';
 import type { BenchOptions, BenchResult } from './registry.js';
-import { KERNEL_CHUNK, kernelChunks } from './kernels-data.js';
 import { AA_SUFFIX, regressions } from './workbench/ab-analysis.js';
 import { runAb, type Contender } from './workbench/ab-runner.js';
 import { baselineStore } from './workbench/baseline-store.js';
 import { runGate } from './workbench/gate.js';
 import { loadModule, type LoadedModule } from './workbench/modules.js';
-import { recordsChecksum, runNative } from './workbench/native-baseline.js';
-import { asStats } from './workbench/modules.js';
-import { crossCheckNote } from './kernels-claim.js';
-import { StatsKernel } from '../src/compute/stats-kernel.js';
-import { buildCalendar } from '../src/stats/calendar.js';
 import { formatRows, tableRows } from './workbench/report.js';
 import { renderSvg } from './workbench/report-svg.js';
 import { WorkbenchRefusal } from './workbench/refusal.js';
 import { buildRevision } from './workbench/revision.js';
 import { finishContext, startContext } from './workbench/run-context.js';
-import { summarize, median } from './workbench/statistics.js';
+import { statsReferenceRows } from './workbench/stats-reference-rows.js';
+import { statsReferences } from './workbench/stats-references.js';
 import { ascVersion, buildVariant, type BuiltVariant } from './workbench/variant-build.js';
 import { adHocVariant, KERNELS, readVariant, type KernelName } from './workbench/variant-spec.js';
 import { workload } from './workbench/workloads.js';
 
-/** Per-core target of the release statistics kernel, and the most the C baseline may beat it by. */
-const TARGET = { statsRelease: 250, cOverRelease: 1.6 } as const;
 const VARIANTS_DIR = join(PROJECT_ROOT, 'bench', 'variants');
 const TREE = { root: PROJECT_ROOT, label: 'working tree' };
 
@@ -75,6 +68,8 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult & Record<st
   const threshold = parseThreshold(o.threshold);
   const seed = positive('seed', o.seed, 27);
   const format = o.format === 'md' ? 'md' : 'text';
+  const store = baselineStore(join(PROJECT_ROOT, 'bench', 'baselines'));
+  if (o.save !== undefined) store.checkFree(o.save, o.force === 'true');
   const start = startContext();
   const built = buildAll(kernel, o);
   const baseline = o.baseline ?? 'release';
@@ -87,51 +82,39 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult & Record<st
   const w = workload(kernel);
   const contenders: Contender[] = [...modules.values()].map((m) => ({ name: m.name, round: w.bind(m) }));
   contenders.push({ name: baseline + AA_SUFFIX, round: w.bind({ ...modules.get(baseline)!, name: baseline + AA_SUFFIX }) });
-  const budgetS = positive('budget', o.budget, Math.min(60, 30 * (modules.size)) );
+  const budgetS = positive('budget', o.budget, Math.min(60, 30 * modules.size));
   const ab = runAb(contenders, { baseline, cellHours: w.cellHours, seed, budgetMs: budgetS * 1e3, threshold });
   const a = ab.analysis;
 
   const notes: string[] = [];
-  const rows = tableRows(a, ab.rates);
-  const targets: Record<string, boolean> = {};
-  let native: ReturnType<typeof runNative> | undefined;
+  const references = new Set(built.filter((b) => b.spec.reference).map((b) => b.spec.name));
+  const rows = tableRows(a, ab.rates, references);
+  let targets: Record<string, boolean | null> = {};
+  let referenceFigures: Record<string, unknown> = {};
+  let cc: string | null = null;
   if (kernel === 'stats') {
-    const chunks = kernelChunks(4, 20_230_101);
-    const mask = new Uint8Array(KERNEL_CHUNK.cells).fill(1);
-    native = runNative(chunks, mask, 3);
-    const k = new StatsKernel(asStats(release.instantiate()), 'release');
-    k.begin(KERNEL_CHUNK.hours, HOURLY_FIELDS, FIELD_ENCODINGS, buildCalendar(2023, KERNEL_CHUNK.hours, 'Europe/Brussels'));
-    k.addChunk(chunks[0]!, mask);
-    const sum = recordsChecksum(k.records());
-    if (native.checksum !== undefined && native.checksum !== sum) {
-      throw new WorkbenchRefusal(`C baseline checksum ${native.checksum} differs from the release build's ${sum}.`);
-    }
-    notes.push(crossCheckNote({ checksum: sum, cRuns: native.rates.length ? 3 : 0, ...(native.unavailable ? { cUnavailable: native.unavailable } : {}) }));
-    const rel = a.throughput.release?.median;
-    if (rel !== undefined) targets.release_at_least_250M = rel >= TARGET.statsRelease;
-    if (native.rates.length && rel !== undefined) {
-      const c = summarize(native.rates);
-      targets.c_over_release_at_most_1_6 = c.median / rel <= TARGET.cOverRelease;
-      rows.push({ variant: 'C baseline (child process)', 'median M cell-h/s': c.median.toFixed(1), min: c.min.toFixed(1), MAD: c.mad.toFixed(1), ratio: `${(c.median / a.throughput[baseline]!.median).toFixed(3)}×` });
-      if (native.bandwidthGBs) {
-        rows.push({ variant: 'memory-bandwidth ceiling', 'median M cell-h/s': ((native.bandwidthGBs * 1e3) / (w.bytesPerCellHour ?? 12)).toFixed(0) });
-      }
-    } else notes.push(`C baseline not measured: ${native.unavailable ?? 'no runs'}.`);
+    const r = statsReferenceRows(a, ab.wallRates, statsReferences(modules));
+    rows.push(...r.rows);
+    notes.push(...r.notes);
+    targets = r.targets;
+    referenceFigures = r.figures;
+    cc = (r.figures.c_baseline.compiler as string | null) ?? null;
   } else notes.push(`No C baseline or bandwidth ceiling for ${kernel}: ${w.description}; zstd runs natively, identical for every variant.`);
-  const missed = Object.entries(targets).filter(([, ok]) => !ok).map(([k]) => k);
-  const slower = regressions(a);
+  const missed = Object.entries(targets).filter(([, ok]) => ok === false).map(([k]) => k);
+  const slower = regressions(a, references);
   const exitCode = slower.length || missed.length ? 1 : 0;
   notes.push(
     `Gate: ${modules.size - 1} variant(s) bit-identical to release over ${gateCases} gate cases.`,
-    `Rounds: ${ab.warmupRounds} warm-up, ${ab.rounds} measured in ${(ab.elapsedMs / 1e3).toFixed(1)} s (budget ${budgetS} s), stopped by ${ab.stoppedBy === 'narrow' ? 'narrow intervals' : 'the budget'}; seed ${seed}.`,
+    `Rounds: ${ab.rounds} measured in ${(ab.elapsedMs / 1e3).toFixed(1)} s with warm-up (budget ${budgetS} s), stopped by ${ab.stoppedBy === 'narrow' ? 'narrow intervals' : 'the budget'}; seed ${seed}. ` +
+      `Warm-up units / units per round: ${Object.keys(ab.units).map((n) => `${n} ${ab.warmup[n]}/${ab.units[n]}`).join(', ')}.`,
     `Noise threshold ±${(a.threshold * 100).toFixed(1)} % (${a.thresholdSource === 'A/A' ? `from the A/A twin, floor 1 %` : 'given'}).`,
-    ...Object.entries(targets).map(([k, ok]) => `Target ${k}: ${ok ? 'met' : 'MISSED'}.`),
+    ...missed.map((k) => `TARGET MISSED: ${k}.`),
     ...slower.map((r) => `REGRESSION: ${r.variant} is slower than ${baseline} (interval ${r.interval.low.toFixed(3)}–${r.interval.high.toFixed(3)}).`),
   );
   const variants = Object.fromEntries(built.map((b) => [b.spec.name, { asc: b.spec.asc, replaces: Object.keys(b.spec.replacements), sha256: b.sha256, source: b.source, cached: b.cached }]));
-  const context = finishContext(start, variants, { asc_version: ascVersion(), cc: native?.compiler ?? null, kernel, workload: w.description, fields: HOURLY_FIELDS.length });
+  const context = finishContext(start, variants, { asc_version: ascVersion(), cc, kernel, workload: w.description, fields: HOURLY_FIELDS.length });
   if (o.save !== undefined) {
-    const file = baselineStore(join(PROJECT_ROOT, 'bench', 'baselines')).save({ name: o.save, kernel, baseline, rates: ab.rates, seed, context }, o.force === 'true');
+    const file = store.save({ name: o.save, kernel, baseline, references: [...references], rates: ab.rates, seed, context }, o.force === 'true');
     notes.push(`Saved ${file}.`);
   }
   const title = `Kernel workbench, ${kernel}: ${w.description}; M cell-hours per CPU-second`;
@@ -148,8 +131,8 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult & Record<st
     exitCode,
     figures: {
       kernel, baseline, threshold: a.threshold, verdicts: a.ratios, throughput: a.throughput, rates: ab.rates,
-      c_baseline: native ? { rates: native.rates, bandwidth_gb_s: native.bandwidthGBs ?? null, unavailable: native.unavailable ?? null } : null,
-      targets, context, median_release: a.throughput.release ? median(ab.rates.release!) : null,
+      wall_rates: ab.wallRates, units_per_round: ab.units, warmup_units: ab.warmup, references: [...references],
+      ...referenceFigures, targets, context,
     },
   };
 }

@@ -52,7 +52,10 @@ export function analyse(rates: Readonly<Record<string, readonly number[]>>, base
   };
 }
 
-/** Variants whose whole interval lies below 1 − threshold (the A/A twin excluded): a regression, exit 1. */
-export function regressions(a: Analysis): RatioFinding[] {
-  return a.ratios.filter((r) => r.verdict === 'slower' && !r.variant.endsWith(AA_SUFFIX));
+/**
+ * Variants whose whole interval lies below 1 − threshold: a regression, exit 1. The A/A twin and the variants named in
+ * `references` (declared `"reference": true`, e.g. `scalar`) are reported but never a regression.
+ */
+export function regressions(a: Analysis, references: ReadonlySet<string> = new Set()): RatioFinding[] {
+  return a.ratios.filter((r) => r.verdict === 'slower' && !r.variant.endsWith(AA_SUFFIX) && !references.has(r.variant));
 }

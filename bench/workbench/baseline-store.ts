@@ -12,6 +12,8 @@ export interface SavedRun {
   readonly name: string;
   readonly kernel: string;
   readonly baseline: string;
+  /** Variants declared `"reference": true` (reported, never a regression); absent in runs saved before the key. */
+  readonly references?: readonly string[];
   /** M cell-hours per CPU-second, per contender, per round (paired by round). */
   readonly rates: Readonly<Record<string, readonly number[]>>;
   readonly seed: number;
@@ -27,6 +29,11 @@ export function baselineStore(dir: string) {
     return join(dir, `${name}.json`);
   };
   return {
+    /** Refuses up front, before a run is spent, a name that is not a file name or that exists without `force`. */
+    checkFree(name: string, force = false): void {
+      const file = path(name);
+      if (existsSync(file) && !force) throw new WorkbenchRefusal(`Baseline ${name} exists (${file}); add --force to replace it.`);
+    },
     /** Saves `run` under its name; refuses to replace an existing one unless `force`. */
     save(run: SavedRun, force = false): string {
       const file = path(run.name);

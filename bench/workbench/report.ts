@@ -19,8 +19,8 @@ export function sketch(values: readonly number[], lo: number, hi: number, width 
 const f1 = (v: number): string => v.toFixed(1);
 const ratio = (v: number): string => `${v.toFixed(3)}×`;
 
-/** Table rows (column → text) of an analysis. */
-export function tableRows(a: Analysis, rates: Readonly<Record<string, readonly number[]>>): Record<string, string>[] {
+/** Table rows (column → text) of an analysis; the verdicts of `references` say they are references (never a regression). */
+export function tableRows(a: Analysis, rates: Readonly<Record<string, readonly number[]>>, references: ReadonlySet<string> = new Set()): Record<string, string>[] {
   const all = Object.values(rates).flat();
   const lo = Math.min(...all);
   const hi = Math.max(...all);
@@ -34,7 +34,7 @@ export function tableRows(a: Analysis, rates: Readonly<Record<string, readonly n
       [`rounds ${f1(lo)}…${f1(hi)}`]: sketch(rates[name]!, lo, hi),
       ratio: r ? ratio(r.median) : '1',
       '95 % interval': r ? `${ratio(r.interval.low)}–${ratio(r.interval.high)}` : '',
-      verdict: r ? (r.resolved || r.verdict !== 'no change' ? r.verdict : 'no change (unresolved)') : '',
+      verdict: r ? `${r.resolved || r.verdict !== 'no change' ? r.verdict : 'no change (unresolved)'}${references.has(name) ? ' (reference)' : ''}` : '',
     };
   });
 }

@@ -20,11 +20,16 @@ export interface VariantSpec {
   readonly kernels: readonly KernelName[];
   readonly asc: readonly string[];
   readonly description: string;
+  /**
+   * A reference point, not a candidate (`"reference": true`, e.g. `scalar`): reported with its ratio and verdict like
+   * any variant, but never a regression for the exit code.
+   */
+  readonly reference: boolean;
   /** Relative path under `assembly/` (forward slashes) → absolute path of the replacing file. */
   readonly replacements: Readonly<Record<string, string>>;
 }
 
-const KEYS = new Set(['kernel', 'asc', 'description']);
+const KEYS = new Set(['kernel', 'asc', 'description', 'reference']);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** `.ts` files below `dir`, as forward-slash paths relative to it. */
@@ -42,14 +47,14 @@ function sourcesBelow(dir: string): string[] {
 }
 
 /** Checks the parsed `variant.json` of `name`; returns its kernels, flags and description. */
-function checkManifest(name: string, json: unknown): Pick<VariantSpec, 'kernels' | 'asc' | 'description'> {
+function checkManifest(name: string, json: unknown): Pick<VariantSpec, 'kernels' | 'asc' | 'description' | 'reference'> {
   const refuse = (why: string): never => {
     throw new WorkbenchRefusal(`Variant ${name}: variant.json ${why}.`);
   };
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return refuse('is not a JSON object');
   const record = json as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !KEYS.has(k));
-  if (unknown.length) refuse(`has unknown key ${unknown.map((k) => `"${k}"`).join(', ')} (known: kernel, asc, description)`);
+  if (unknown.length) refuse(`has unknown key ${unknown.map((k) => `"${k}"`).join(', ')} (known: kernel, asc, description, reference)`);
   const kernel = record.kernel;
   const kernels = Array.isArray(kernel) ? kernel : [kernel];
   if (kernels.length === 0 || kernels.some((k) => !KERNELS.includes(k as KernelName))) {
@@ -61,7 +66,9 @@ function checkManifest(name: string, json: unknown): Pick<VariantSpec, 'kernels'
   }
   const description = record.description ?? '';
   if (typeof description !== 'string') refuse('"description" must be a string');
-  return { kernels: kernels as KernelName[], asc: asc as string[], description: description as string };
+  const reference = record.reference ?? false;
+  if (typeof reference !== 'boolean') refuse('"reference" must be true or false');
+  return { kernels: kernels as KernelName[], asc: asc as string[], description: description as string, reference: reference as boolean };
 }
 
 /**
@@ -97,5 +104,5 @@ export function readVariant(variantsDir: string, name: string, assemblyDir: stri
 export function adHocVariant(flags: string): VariantSpec {
   const asc = flags.split(/\s+/).filter(Boolean);
   if (asc.length === 0) throw new WorkbenchRefusal('--asc needs at least one flag.');
-  return { name: `asc(${asc.join(' ')})`, kernels: [...KERNELS], asc, description: `release with ${asc.join(' ')}`, replacements: {} };
+  return { name: `asc(${asc.join(' ')})`, kernels: [...KERNELS], asc, description: `release with ${asc.join(' ')}`, reference: false, replacements: {} };
 }

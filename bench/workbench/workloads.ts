@@ -1,5 +1,5 @@
 /**
- * What a round times, per kernel, on the same inputs for every variant: realistic year chunks (bench/kernels-data.ts,
+ * What a unit of work times, per kernel, on the same inputs for every variant: realistic year chunks (bench/kernels-data.ts,
  * 4 chunks of 64 cells × 8760 hours × 6 fields). `stats`: phase A over chunks already in memory; `precompute`: one
  * thread's work per chunk, decode included (zstd + unshuffle of every field, then the kernel); `decode`: zstd and the
  * unshuffle alone, fields alternating between the `shuffle` and `delta-shuffle` paths. CPU time is this thread's.
@@ -14,15 +14,18 @@ import { encodeChunk } from './chunk-frames.js';
 import { asPrecompute, asStats, type LoadedModule } from './modules.js';
 import type { KernelName } from './variant-spec.js';
 
-/** Chunks per round. */
+/** Chunks per unit of work. */
 export const CHUNKS_PER_ROUND = 4;
-/** Phase A passes over each chunk per round: one pass is about a millisecond, too short for the CPU clock's grain. */
-const STATS_PASSES = 8;
+/**
+ * Phase A passes over each chunk per unit of work: one pass is about a millisecond; two keep each timed stretch well
+ * above the thread CPU clock's microsecond grain while a unit stays short enough for the runner to balance rounds.
+ */
+const STATS_PASSES = 2;
 
-/** A kernel's timed work: `bind` makes a fresh instance of a module and returns its round (CPU milliseconds). */
+/** A kernel's timed work: `bind` makes a fresh instance of a module and returns one unit of work (CPU milliseconds). */
 export interface Workload {
   readonly kernel: KernelName;
-  /** Cell-hours one round processes. */
+  /** Cell-hours one unit of work processes. */
   readonly cellHours: number;
   /** Bytes one cell-hour reads from memory (for the bandwidth ceiling); undefined where no ceiling applies. */
   readonly bytesPerCellHour?: number;

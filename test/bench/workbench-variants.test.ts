@@ -39,17 +39,22 @@ describe('workbench variants', () => {
     const release = readVariant(join(PROJECT_ROOT, 'bench', 'variants'), 'release', ASSEMBLY);
     expect(release.asc).toEqual([]);
     expect(release.kernels).toContain('precompute');
-    expect(readVariant(join(PROJECT_ROOT, 'bench', 'variants'), 'scalar', ASSEMBLY).asc).toEqual(['--disable', 'simd']);
+    expect(release.reference).toBe(false);
+    const scalar = readVariant(join(PROJECT_ROOT, 'bench', 'variants'), 'scalar', ASSEMBLY);
+    expect(scalar.asc).toEqual(['--disable', 'simd']);
+    expect(scalar.reference).toBe(true);
   });
 
   it('refuses bad folders with a one-line reason', () => {
     variant('unknown-key', { kernel: 'stats', asc: [], speed: 'fast' });
     variant('bad-kernel', { kernel: 'fft' });
     variant('bad-json', '{ kernel: ');
+    variant('bad-reference', { kernel: 'stats', reference: 'yes' });
     variant('orphan', { kernel: 'decode' }, { '_nothing.ts': 'export const x = 1;' });
     expect(refusal(() => readVariant(dir, 'unknown-key', ASSEMBLY))).toMatch(/unknown key "speed"/);
     expect(refusal(() => readVariant(dir, 'bad-kernel', ASSEMBLY))).toMatch(/"kernel" must be one of/);
     expect(refusal(() => readVariant(dir, 'bad-json', ASSEMBLY))).toMatch(/not valid JSON/);
+    expect(refusal(() => readVariant(dir, 'bad-reference', ASSEMBLY))).toMatch(/"reference" must be true or false/);
     expect(refusal(() => readVariant(dir, 'orphan', ASSEMBLY))).toMatch(/_nothing\.ts replaces nothing/);
     expect(refusal(() => readVariant(dir, 'missing', ASSEMBLY))).toMatch(/no .*variant\.json/);
     expect(refusal(() => readVariant(dir, '../etc', ASSEMBLY))).toMatch(/not a folder name/);

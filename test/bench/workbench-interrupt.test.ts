@@ -1,0 +1,43 @@
+/**
+ * An interrupted run leaves saved baselines intact: a child process replaces a saved baseline over and over (each
+ * save large enough to take a while to write) and is stopped by SIGINT mid-way; the baseline must still load and hold
+ * one of the two complete versions. Uses the built store (dist/, `npm run build`), as a run of `npm run bench` does.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { baselineStore } from '../../bench/workbench/baseline-store.js';
+import { PROJECT_ROOT } from '../../src/util/paths.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'workbench-interrupt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const STORE = join(PROJECT_ROOT, 'dist', 'bench', 'workbench', 'baseline-store.js');
+const N = 300_000;
+
+/** The child: saves version 1, says so, then saves versions 2 and 1 alternately with force until stopped. */
+const CHILD = `
+const { baselineStore } = await import(${JSON.stringify(pathToFileURL(STORE).href)});
+const store = baselineStore(process.argv[1]);
+const run = (v) => ({ name: 'keep', kernel: 'stats', baseline: 'release', rates: { release: new Array(${N}).fill(v) }, seed: 1, context: {} });
+store.save(run(1));
+for (let i = 0; ; i++) { store.save(run(2 - (i % 2)), true); if (i === 2) console.log('saving'); }
+`;
+
+describe('baseline store under SIGINT', () => {
+  it.skipIf(!existsSync(STORE))('keeps a complete saved baseline when the saving process is interrupted', async () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGINT');
+    expect(await exited).toBe('SIGINT');
+    const saved = baselineStore(dir).load('keep');
+    expect(saved.rates.release).toHaveLength(N);
+    const v = saved.rates.release![0];
+    expect([1, 2]).toContain(v);
+    expect(saved.rates.release!.every((x) => x === v)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual(['keep.json']);
+  });
+});
