@@ -15,6 +15,7 @@ import { KERNEL_CHUNK, kernelChunks } from '../kernels-data.js';
 import { asStats, type LoadedModule } from './modules.js';
 import { recordsChecksum, runNative, type NativeOutcome } from './native-baseline.js';
 import { WorkbenchRefusal } from './refusal.js';
+import { cpuNow } from './workloads.js';
 import { median } from './statistics.js';
 
 /** Chunks (the workload's), TypeScript phase A rounds over all of them, C runs, phase B repeats. */
@@ -37,15 +38,11 @@ export interface StatsReferences {
   readonly checksum: string;
 }
 
-/** CPU milliseconds of `run()` on this thread. */
+/** CPU milliseconds of `run()` (the process clock, exact where the thread clock has the tick's grain). */
 function cpuMs(run: () => void): number {
-  const clock = (): number => {
-    const u = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
-    return (u.user + u.system) / 1e3;
-  };
-  const t0 = clock();
+  const t0 = cpuNow();
   run();
-  return clock() - t0;
+  return cpuNow() - t0;
 }
 
 /** Measures the reference figures; `modules` are the built variants by name (`release` among them). */

@@ -45,6 +45,17 @@ describe('workbench variants', () => {
     expect(scalar.reference).toBe(true);
   });
 
+  it('keeps the slower variant of the power study in step with assembly/: the release source plus one redundant pass', () => {
+    const variants = join(PROJECT_ROOT, 'bench', 'variants');
+    const slower = readVariant(variants, 'slower-5pct', ASSEMBLY);
+    expect(slower.reference).toBe(true);
+    expect(Object.keys(slower.replacements)).toEqual(['_accumulate.ts']);
+    const text = readFileSync(slower.replacements['_accumulate.ts']!, 'utf8');
+    const pass = /\n {2}\/\/ REDUNDANT PASS[^]*?\n {2}}\n/.exec(text);
+    expect(pass).not.toBeNull();
+    expect(text.replace(pass![0], '\n')).toBe(readFileSync(join(ASSEMBLY, '_accumulate.ts'), 'utf8'));
+  });
+
   it('refuses bad folders with a one-line reason', () => {
     variant('unknown-key', { kernel: 'stats', asc: [], speed: 'fast' });
     variant('bad-kernel', { kernel: 'fft' });
