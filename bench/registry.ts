@@ -39,6 +39,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   data: () => import('./data.js'),
   http: () => import('./http.js'),
   kernels: () => import('./kernels.js'),
+  power: () => import('./power.js'),
   precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),

@@ -1,10 +1,12 @@
 /**
- * `--against REV`: the kernels of another git revision, built from a temporary `git worktree` (local objects only, no
- * network) with that revision's own `release` variant, and timed as one more variant in the same process. A revision
- * that does not exist, or predates the workbench (no bench/variants/release/variant.json), is refused.
+ * `--against REV`: the kernels of another git revision, built from that revision's `assembly/`, `asconfig.json` and
+ * own `release` variant, extracted with `git archive` into a temporary folder (local objects only, no network), and
+ * timed as one more variant in the same process. Not a `git worktree`: an interrupted run would leave one registered
+ * in the repository; a temporary folder is all an interruption can leave. A revision that does not exist, or
+ * predates the workbench (no bench/variants/release/variant.json), is refused.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
@@ -25,26 +27,25 @@ export function resolveRevision(rev: string): string {
   }
 }
 
+/** The files of a revision the build needs. */
+const PATHS = ['assembly', 'asconfig.json', 'bench/variants/release'];
+
 /** Builds `rev`'s release variant of `kernel`; the variant is named `rev@<short commit>`. */
 export function buildRevision(rev: string, kernel: KernelName): BuiltVariant {
   const commit = resolveRevision(rev);
-  const dir = mkdtempSync(join(tmpdir(), 'workbench-rev-'));
-  const tree = join(dir, 'tree');
   try {
-    git(['worktree', 'add', '--detach', '--quiet', tree, commit]);
-    if (!existsSync(join(tree, 'bench', 'variants', 'release', 'variant.json'))) {
-      throw new WorkbenchRefusal(`Revision ${rev} (${commit.slice(0, 10)}) predates the workbench: it has no bench/variants/release.`);
-    }
+    git(['cat-file', '-e', `${commit}:bench/variants/release/variant.json`]);
+  } catch {
+    throw new WorkbenchRefusal(`Revision ${rev} (${commit.slice(0, 10)}) predates the workbench: it has no bench/variants/release.`);
+  }
+  const tree = mkdtempSync(join(tmpdir(), 'workbench-rev-'));
+  try {
+    const tar = execFileSync('git', ['archive', '--format=tar', commit, ...PATHS], { cwd: PROJECT_ROOT, maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('tar', ['-x', '-C', tree], { input: tar, stdio: ['pipe', 'ignore', 'pipe'] });
     const spec = readVariant(join(tree, 'bench', 'variants'), 'release', join(tree, 'assembly'));
     const name = `${rev}@${commit.slice(0, 8)}`;
     return buildVariant({ ...spec, name }, kernel, { root: tree, label: commit });
   } finally {
-    try {
-      git(['worktree', 'remove', '--force', tree]);
-    } catch { /* never added */ }
-    rmSync(dir, { recursive: true, force: true });
-    try {
-      git(['worktree', 'prune']);
-    } catch { /* nothing to prune */ }
+    rmSync(tree, { recursive: true, force: true });
   }
 }

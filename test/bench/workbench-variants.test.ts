@@ -6,7 +6,7 @@ import { baselineStore } from '../../bench/workbench/baseline-store.js';
 import { runGate } from '../../bench/workbench/gate.js';
 import { loadModule } from '../../bench/workbench/modules.js';
 import { WorkbenchRefusal } from '../../bench/workbench/refusal.js';
-import { resolveRevision } from '../../bench/workbench/revision.js';
+import { buildRevision, resolveRevision } from '../../bench/workbench/revision.js';
 import { buildVariant, CACHE_DIR } from '../../bench/workbench/variant-build.js';
 import { readVariant } from '../../bench/workbench/variant-spec.js';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
@@ -101,9 +101,16 @@ describe('workbench variants', () => {
     expect(() => loadModule('odd', 'stats', join(PROJECT_ROOT, 'build', 'cf-decode.wasm'))).toThrow(/lacks the exports? .*layout_signature/);
   });
 
-  it('refuses a revision that does not exist', () => {
+  it('refuses a revision that does not exist or predates the workbench, and builds one that has it', () => {
     expect(refusal(() => resolveRevision('no-such-revision-27'))).toMatch(/does not exist/);
     expect(resolveRevision('HEAD')).toMatch(/^[0-9a-f]{40}$/);
+    expect(refusal(() => buildRevision('243fd58', 'decode'))).toMatch(/predates the workbench/);
+    const temps = (): string[] => readdirSync(tmpdir()).filter((f) => f.startsWith('workbench-rev-'));
+    const before = temps();
+    const head = buildRevision('HEAD', 'decode');
+    expect(head.spec.name).toMatch(/^HEAD@[0-9a-f]{8}$/);
+    expect(existsSync(head.wasmPath)).toBe(true);
+    expect(temps()).toEqual(before);
   });
 });
 
