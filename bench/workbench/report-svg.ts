@@ -18,7 +18,9 @@ function ticks(lo: number, hi: number, count = 5): number[] {
 }
 
 /** The SVG document of a run. */
-export function renderSvg(title: string, a: Analysis, rates: Readonly<Record<string, readonly number[]>>): string {
+export function renderSvg(
+  title: string, a: Analysis, rates: Readonly<Record<string, readonly number[]>>, references: ReadonlySet<string> = new Set(),
+): string {
   const names = Object.keys(rates);
   const row = 34;
   const top = 58;
@@ -70,7 +72,7 @@ export function renderSvg(title: string, a: Analysis, rates: Readonly<Record<str
     const c = COLOURS[r.verdict]!;
     out.push(`<line x1="${rx(r.interval.low)}" x2="${rx(r.interval.high)}" y1="${cy}" y2="${cy}" stroke="${c}" stroke-width="3"/>`,
       `<circle cx="${rx(r.median)}" cy="${cy}" r="4" fill="${c}"/>`,
-      `<text x="${Math.min(rx(r.interval.high) + 6, width - 70)}" y="${cy - 6}" fill="${c}" font-size="11">${r.verdict}</text>`);
+      `<text x="${Math.min(rx(r.interval.high) + 6, width - 96)}" y="${cy - 6}" fill="${c}" font-size="11">${r.verdict}${references.has(r.variant) ? ' (ref.)' : ''}</text>`);
   });
   out.push('</svg>');
   return out.join('\n');
