@@ -35,7 +35,7 @@ export function statsReferenceRows(a: Analysis, wallRates: Readonly<Record<strin
     c_over_release: c && release !== undefined ? c.median / release : null,
     release_over_scalar: release !== undefined && a.throughput.scalar ? release / a.throughput.scalar.median : null,
   };
-  const check = { checksum: refs.checksum, cRuns: refs.cRuns, ...(refs.native.unavailable ? { cUnavailable: refs.native.unavailable } : {}) };
+  const check = { agreed: Object.keys(refs.phaseBMs).filter((n) => n !== 'TypeScript reference'), checksum: refs.checksum, cRuns: refs.cRuns, ...(refs.native.unavailable ? { cUnavailable: refs.native.unavailable } : {}) };
   const targets: Record<string, boolean | null> = {
     release_at_least_250M: release !== undefined && release >= STATS_TARGET.release,
     release_over_ts_at_least_10: ratios.release_over_ts !== null && ratios.release_over_ts >= STATS_TARGET.releaseOverTs,
