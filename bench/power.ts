@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- power [--runs 20] [--budget 20] [--kernel stats]`: the workbench's power, measured. Runs the
+ * `npm run bench -- power [--runs 20] [--budget 20]`: the workbench's power, measured on the statistics kernel. Runs the
  * workbench `--runs` times in fresh processes (seeds 1…runs) with the variants `release-copy` (an identical copy of
  * release: an A/A check against the threshold the A/A twin measured) and `slower-5pct` (one redundant pass, known to
  * be about 5 % slower), and counts each one's verdicts: how often the copy is called "no change" (the false-alarm
@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import type { BenchOptions, BenchResult } from './registry.js';
+import { WorkbenchRefusal } from './workbench/refusal.js';
 import { median } from './workbench/statistics.js';
 
 interface Finding { variant: string; median: number; interval: { low: number; high: number }; verdict: string; resolved: boolean }
@@ -20,6 +21,8 @@ export async function run(o: BenchOptions = {}): Promise<BenchResult> {
   const runs = Number(o.runs ?? 20);
   const budget = Number(o.budget ?? 20);
   const kernel = o.kernel ?? 'stats';
+  if (kernel !== 'stats') throw new WorkbenchRefusal(`power: --kernel ${kernel}: the study's slower-5pct variant is a stats variant.`);
+  if (!(Number.isInteger(runs) && runs > 0) || !(budget > 0)) throw new WorkbenchRefusal('power: --runs and --budget take positive numbers.');
   const tally: Record<string, Record<string, number>> = { 'release-copy': {}, 'slower-5pct': {} };
   const perRun: Record<string, string | number>[] = [];
   const thresholds: number[] = [];

@@ -65,6 +65,7 @@ export function statsReferenceRows(a: Analysis, wallRates: Readonly<Record<strin
     ts_reference: { rates: refs.tsRates, median: ts.median },
     c_baseline: { rates: refs.native.rates, bandwidth_gb_s: refs.native.bandwidthGBs ?? null, unavailable: refs.native.unavailable ?? null, compiler: refs.native.compiler ?? null },
     bandwidth_ceiling: ceiling ?? null, ratios, phase_b_ms: refs.phaseBMs, wall_release: wall ?? null,
+    cross_check: { agreed: check.agreed, checksum: check.checksum, c_runs: check.cRuns, c_unavailable: refs.native.unavailable ?? null },
   };
   return { rows, notes, targets, figures };
 }
