@@ -1,10 +1,12 @@
 /**
  * An interrupted run leaves saved baselines intact: a child process replaces a saved baseline over and over (each
  * save large enough to take a while to write) and is stopped by SIGINT mid-way; the baseline must still load and hold
- * one of the two complete versions. Uses the built store (dist/, `npm run build`), as a run of `npm run bench` does.
+ * one of the two complete versions. And a real workbench run asked to replace a saved baseline (`--save NAME
+ * --force`), stopped by SIGINT during its rounds, leaves that baseline byte for byte as it was. Uses the built code
+ * (dist/, `npm run build`), as a run of `npm run bench` does.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,4 +42,26 @@ describe('baseline store under SIGINT', () => {
     expect(saved.rates.release!.every((x) => x === v)).toBe(true);
     expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual(['keep.json']);
   });
+});
+
+describe('workbench run under SIGINT', () => {
+  const RUN = join(PROJECT_ROOT, 'dist', 'bench', 'run.js');
+  const name = `test-interrupt-${process.pid}`;
+  const store = baselineStore(join(PROJECT_ROOT, 'bench', 'baselines'));
+  const file = join(PROJECT_ROOT, 'bench', 'baselines', `${name}.json`);
+  afterAll(() => rmSync(file, { force: true }));
+
+  it.skipIf(!existsSync(RUN))('leaves the baseline it was to replace as it was', async () => {
+    store.save({ name, kernel: 'decode', baseline: 'release', rates: { release: [1, 2, 3] }, seed: 1, context: {} });
+    const before = readFileSync(file);
+    // A 60 s budget: the run is still in its rounds (or building, or gating) when stopped, whatever the machine.
+    const child = spawn(process.execPath, [RUN, 'kernels', '--kernel', 'decode', '--save', name, '--force', '--budget', '60'],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    child.kill('SIGINT');
+    expect(await exited).toBe('SIGINT');
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(join(PROJECT_ROOT, 'bench', 'baselines')).filter((f) => f.startsWith(name))).toEqual([`${name}.json`]);
+  }, 30_000);
 });
