@@ -14,21 +14,47 @@ export interface BenchResult {
   readonly figures?: Readonly<Record<string, unknown>>;
   /** A target was missed: the run exits with code 1 (after writing the result). */
   readonly failed?: boolean;
+  /** Text printed instead of the default table (the kernel workbench's own table). */
+  readonly report?: string;
+  /** Exit status the run asks for (1: a regression or a missed target); 0 when absent. */
+  readonly exitCode?: number;
 }
 
-/** Options of the command line (`--minutes 25` is `{ minutes: '25' }`), as text. */
+/**
+ * Options of the command line (`--minutes 25` is `{ minutes: '25' }`), as text; a repeated option's values are joined
+ * by newlines, a flag without a value (`--force`) is `'true'`, and words after the benchmark's name are `args`.
+ */
 export type BenchOptions = Readonly<Record<string, string>>;
 
-/** A benchmark's `--name value` arguments as options; undefined when an option lacks its value or a word is not one. */
+/** Options that take no value. */
+const FLAGS = new Set(['force']);
+
+/**
+ * A benchmark's arguments (the words after its name) as options: `--name value` pairs, a repeated option's values
+ * joined by newlines, a flag (`--force`) `'true'`, other words newline-joined as `args` (`compare A B`); undefined when
+ * an option lacks its value.
+ */
 export function benchOptions(args: readonly string[]): BenchOptions | undefined {
   const options: Record<string, string> = {};
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i]!;
-    const value = args[i + 1];
-    if (!name.startsWith('--') || value === undefined) return undefined;
-    options[name.slice(2)] = value;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      words.push(arg);
+      continue;
+    }
+    const key = arg.slice(2);
+    const value = FLAGS.has(key) ? 'true' : args[++i];
+    if (value === undefined) return undefined;
+    options[key] = key in options ? `${options[key]}\n${value}` : value;
   }
+  if (words.length > 0) options.args = words.join('\n');
   return options;
+}
+
+/** Whether `--name` takes no value (so the word after it is not its value). */
+export function isBenchFlag(arg: string): boolean {
+  return FLAGS.has(arg.slice(2));
 }
 
 /** A benchmark module; one that takes no options ignores them. */
@@ -43,9 +69,11 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   atlas: () => import('./atlas.js'),
   'chunk-index': () => import('./chunk-index.js'),
   cluster: () => import('./cluster.js'),
+  compare: () => import('./compare.js'),
   data: () => import('./data.js'),
   http: () => import('./http.js'),
   kernels: () => import('./kernels.js'),
+  power: () => import('./power.js'),
   precompute: () => import('./precompute.js'),
   query: () => import('./query.js'),
   reports: () => import('./reports.js'),

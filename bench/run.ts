@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { arch, cpus, platform } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/util/paths.js';
-import { BENCHMARKS, type BenchResult } from './registry.js';
+import { BENCHMARKS, isBenchFlag, type BenchResult } from './registry.js';
 
 /** Formats a result as an aligned text table with its title and notes. */
 function formatTable(result: BenchResult): string {
@@ -26,12 +26,22 @@ function formatTable(result: BenchResult): string {
   ].join('\n');
 }
 
-/** Splits `a --x 1 b` into benchmarks with their options: [['a', ['--x', '1']], ['b', []]]; undefined when malformed. */
+/**
+ * Splits `a --x 1 b` into benchmarks with their arguments: [['a', ['--x', '1']], ['b', []]]; an option's value is
+ * never a benchmark's name (`kernels --kernel precompute`), and after `compare` every word is its argument. Undefined
+ * when malformed.
+ */
 function parseCommandLine(argv: readonly string[]): [string, string[]][] | undefined {
   const runs: [string, string[]][] = [];
-  for (const arg of argv) {
-    if (arg in BENCHMARKS) runs.push([arg, []]);
-    else if (runs.length > 0 && (arg.startsWith('--') || runs[runs.length - 1][1].length > 0)) runs[runs.length - 1][1].push(arg);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const current = runs[runs.length - 1];
+    if (arg.startsWith('--')) {
+      if (current === undefined) return undefined;
+      current[1].push(arg);
+      if (!isBenchFlag(arg) && i + 1 < argv.length) current[1].push(argv[++i]!);
+    } else if (arg in BENCHMARKS && current?.[0] !== 'compare') runs.push([arg, []]);
+    else if (current !== undefined) current[1].push(arg);
     else return undefined;
   }
   return runs.length > 0 ? runs : undefined;
@@ -45,21 +55,30 @@ async function main(argv: string[]): Promise<number> {
   }
   const resultsDir = join(PROJECT_ROOT, 'bench', 'results');
   await mkdir(resultsDir, { recursive: true });
-  let failed = false;
+  let code = 0;
   for (const [name, args] of runs) {
-    const result = await (await BENCHMARKS[name]()).run(args);
-    console.log(`${formatTable(result)}\n`);
+    let result: BenchResult;
+    try {
+      result = await (await BENCHMARKS[name]()).run(args);
+    } catch (err) {
+      // A refusal (the kernel workbench's bad variant, flag, revision or wrong answer) is one line and exit 2.
+      if (err instanceof Error && (err as { exitCode?: unknown }).exitCode === 2) {
+        console.error(`refused: ${err.message}`);
+        return 2;
+      }
+      throw err;
+    }
+    console.log(`${result.report ?? formatTable(result)}\n`);
     const machine = { node: process.version, platform: platform(), arch: arch(), cpu: cpus()[0]?.model ?? 'unknown' };
-    const doc = { ...(result.figures ?? {}), ...result, machine, date: new Date().toISOString() };
-    const file = join(resultsDir, `${name}.json`);
+    const { report: _report, ...rest } = result;
+    const doc = { ...(result.figures ?? {}), ...rest, machine, date: new Date().toISOString() };
+    const file = join(resultsDir, `${result.name}.json`);
     await writeFile(file, `${JSON.stringify(doc, null, 2)}\n`);
     console.log(`wrote ${file}`);
-    if (result.failed) {
-      console.log(`${name}: a target was missed (exit code 1).`);
-      failed = true;
-    }
+    if (result.failed) console.log(`${name}: a target was missed (exit code 1).`);
+    code = Math.max(code, result.exitCode ?? (result.failed ? 1 : 0));
   }
-  return failed ? 1 : 0;
+  return code;
 }
 
 main(process.argv.slice(2)).then(

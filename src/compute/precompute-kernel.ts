@@ -18,7 +18,7 @@ import {
 import { METRIC, PARAMS } from './kernel-layout.js';
 import { ensureMemory } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
-import { MAX_MEMORY_BYTES, oncePerVariant, type StatsVariant } from './kernel-wasm.js';
+import { MAX_MEMORY_BYTES, oncePerVariant } from './kernel-wasm.js';
 import { CELL_ROW, CELL_THRESHOLDS, flagBytes, selectBytes, stateBytes } from './precompute-layout.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
@@ -87,8 +87,8 @@ function planRegions(
 
 /** The precompute kernel bound to one WebAssembly instance. */
 export class PrecomputeKernel {
-  /** Which build runs: `simd` or `scalar`. */
-  readonly variant: StatsVariant;
+  /** Which build runs: `simd`, `scalar`, or the name of a workbench variant (bench/variants). */
+  readonly variant: string;
   readonly #x: PrecomputeExports;
   readonly #heapBase: number;
   #c: Computation | undefined;
@@ -96,7 +96,7 @@ export class PrecomputeKernel {
   readonly #checked = new WeakSet<Calendar>();
 
   /** Wraps an instance's exports; prefer `loadPrecomputeKernel`. */
-  constructor(exports: PrecomputeExports, variant: StatsVariant) {
+  constructor(exports: PrecomputeExports, variant: string) {
     this.#x = exports;
     this.variant = variant;
     this.#heapBase = exports.heap_base();

@@ -25,7 +25,7 @@ import { HOUR_RECORD, METRIC, RESULTS, THRESHOLD_TABLE } from './kernel-layout.j
 import { ensureMemory, planRegions, type KernelRegions } from './kernel-memory.js';
 import { kernelParams } from './kernel-params.js';
 import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
-import { oncePerVariant, statsExports, type StatsExports, type StatsVariant } from './kernel-wasm.js';
+import { oncePerVariant, statsExports, type StatsExports } from './kernel-wasm.js';
 import { warmUpStatsKernel } from './kernel-warmup.js';
 
 /** Version of the kernel's definitions and numerics; part of every statistics cache key. Bump on any output change. */
@@ -41,8 +41,8 @@ interface Computation extends ChunkComputation<KernelRegions> {
 
 /** The statistics kernel bound to one WebAssembly instance. */
 export class StatsKernel {
-  /** Which build runs: `simd` or `scalar`. */
-  readonly variant: StatsVariant;
+  /** Which build runs: `simd`, `scalar`, or the name of a workbench variant (bench/variants). */
+  readonly variant: string;
   readonly #x: StatsExports;
   readonly #heapBase: number;
   #c: Computation | undefined;
@@ -52,7 +52,7 @@ export class StatsKernel {
   #results: Float64Array | undefined;
 
   /** Wraps an instance's exports; prefer `loadStatsKernel`. */
-  constructor(exports: StatsExports, variant: StatsVariant) {
+  constructor(exports: StatsExports, variant: string) {
     this.#x = exports;
     this.variant = variant;
     this.#heapBase = exports.heap_base();
