@@ -83,24 +83,24 @@ function ascReason(output: string): string {
 }
 
 /**
- * The module of `spec` for `kernel`, from the cache or built now. Throws `WorkbenchRefusal` when asc fails or warns
+ * The module of `spec` for `kernel`, from the cache (`cacheDir`, the workbench's by default) or built now. Throws `WorkbenchRefusal` when asc fails or warns
  * about an option it does not know.
  */
-export function buildVariant(spec: VariantSpec, kernel: KernelName, tree: SourceTree): BuiltVariant {
+export function buildVariant(spec: VariantSpec, kernel: KernelName, tree: SourceTree, cacheDir = CACHE_DIR): BuiltVariant {
   if (!spec.kernels.includes(kernel)) {
     throw new WorkbenchRefusal(`Variant ${spec.name} is for ${spec.kernels.join(', ')}, not ${kernel}.`);
   }
   const key = buildKey(spec, kernel, tree);
   const entry = KERNEL_ENTRY[kernel];
-  const final = join(CACHE_DIR, `${entry}-${key.slice(0, 24)}`);
+  const final = join(cacheDir, `${entry}-${key.slice(0, 24)}`);
   const wasmPath = join(final, `${entry}.wasm`);
   const done = (cached: boolean): BuiltVariant => {
     const sha256 = createHash('sha256').update(readFileSync(wasmPath)).digest('hex');
     return { spec, kernel, wasmPath, sha256, key, cached, source: tree.label };
   };
   if (existsSync(wasmPath)) return done(true);
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const tmp = mkdtempSync(join(CACHE_DIR, '.tmp-'));
+  mkdirSync(cacheDir, { recursive: true });
+  const tmp = mkdtempSync(join(cacheDir, '.tmp-'));
   try {
     const assembly = join(tmp, 'assembly');
     cpSync(join(tree.root, 'assembly'), assembly, { recursive: true });
