@@ -4,7 +4,7 @@
  * row tasks still queued resumes without queuing any row twice (each row computed once in all).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
@@ -14,11 +14,10 @@ import { TASK_STREAM } from '../../src/cluster/names.js';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import type { TaskHandler } from '../../src/cluster/task-types.js';
 import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-process.js';
-import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { PRECOMPUTE_GRIDS } from '../../src/compute/precompute-row.js';
 import { precomputeCity, type PrecomputeSummary } from '../../src/services/precompute.js';
-import { fixtureDataDir } from '../helpers/fixtures.js';
 import { tempDir } from '../store/helpers.js';
+import { precomputeDirs } from './support/precompute-dirs.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 
 const DATASET = 'brussels_extended';
@@ -65,18 +64,10 @@ async function inspect() {
 beforeAll(async () => {
   nats = await startNatsServer();
   root = await tempDir('cluster-precompute');
-  const fixture = join(await fixtureDataDir(), DATASET);
   const city = getCity('brussels')!;
-  const localDir = join(root.dir, 'local');
-  const clusterDir = join(root.dir, 'cluster');
-  await cp(fixture, join(localDir, DATASET), { recursive: true });
-  await cp(fixture, join(clusterDir, DATASET), { recursive: true });
-  const compute = await createLocalCompute({ dataDir: localDir, threads: 2 });
-  try {
-    local = { dir: join(localDir, `${DATASET}.precomputed`), summary: await precomputeCity(compute, localDir, city) };
-  } finally {
-    await compute.close();
-  }
+  const dirs = await precomputeDirs(root.dir, DATASET);
+  local = dirs.local;
+  const clusterDir = dirs.clusterDir;
 
   // A coordinator with no worker running: its row tasks are queued; then it is interrupted (its link closes).
   const first = await clusterPrecompute(nats.url, clusterDir, DATASET);

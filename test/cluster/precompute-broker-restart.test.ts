@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
 import { RESULT_STREAM, RESULT_SUBJECT_PREFIX, TASK_STREAM } from '../../src/cluster/names.js';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
-import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { UpstreamError } from '../../src/errors.js';
 import { clusterPrecompute } from '../../src/nodes/cluster-precompute.js';
 import { precomputeCity, type PrecomputeSummary } from '../../src/services/precompute.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { tempDir } from '../store/helpers.js';
+import { precomputeDirs } from './support/precompute-dirs.js';
 import { until } from './support/links.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
@@ -56,18 +56,10 @@ async function storedResults(url: string): Promise<Array<[string, string | undef
 beforeAll(async () => {
   nats = await startNatsServer();
   root = await tempDir('precompute-broker-restart');
-  const fixture = join(await fixtureDataDir(), DATASET);
   const city = getCity('brussels')!;
-  const localDir = join(root.dir, 'local');
-  const clusterDir = join(root.dir, 'cluster');
-  await cp(fixture, join(localDir, DATASET), { recursive: true });
-  await cp(fixture, join(clusterDir, DATASET), { recursive: true });
-  const compute = await createLocalCompute({ dataDir: localDir, threads: 2 });
-  try {
-    local = { dir: join(localDir, `${DATASET}.precomputed`), summary: await precomputeCity(compute, localDir, city) };
-  } finally {
-    await compute.close();
-  }
+  const dirs = await precomputeDirs(root.dir, DATASET);
+  local = dirs.local;
+  const clusterDir = dirs.clusterDir;
 
   const env = { SVC_NATS_ACK_WAIT_MS: String(LIMITS.ackWaitMs), SVC_NATS_MAX_DELIVER: String(LIMITS.maxDeliver) };
   for (let i = 0; i < 2; i++) workers.push(await startWorkerProcess(nats.url, clusterDir, { threads: 1, env }));
