@@ -4,7 +4,6 @@
  * row tasks still queued resumes without queuing any row twice (each row computed once in all).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
@@ -17,7 +16,7 @@ import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-proce
 import { PRECOMPUTE_GRIDS } from '../../src/compute/precompute-row.js';
 import { precomputeCity, type PrecomputeSummary } from '../../src/services/precompute.js';
 import { tempDir } from '../store/helpers.js';
-import { precomputeDirs } from './support/precompute-dirs.js';
+import { expectSamePrecompute, precomputeDirs } from './support/precompute-dirs.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 
 const DATASET = 'brussels_extended';
@@ -108,17 +107,7 @@ describe('svc precompute over NATS', () => {
   it('writes the same files as the local run, byte for byte apart from time stamps, and the same references', async () => {
     expect(cluster.summary.references).toEqual(local.summary.references);
     expect(cluster.summary.cells).toBe(local.summary.cells);
-    const files = async (dir: string): Promise<string[]> =>
-      (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
-        .map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
-    const names = await files(local.dir);
-    expect(await files(cluster.dir)).toEqual(names);
-    const withoutTime = (text: string): string => text.replace(/"generated_utc": *"[^"]*"/g, '');
-    for (const name of names) {
-      const [x, y] = await Promise.all([readFile(join(local.dir, name)), readFile(join(cluster.dir, name))]);
-      if (name.endsWith('.zattrs') || name.endsWith('.zmetadata')) expect(withoutTime(y.toString()), name).toBe(withoutTime(x.toString()));
-      else expect(y.equals(x), name).toBe(true);
-    }
+    await expectSamePrecompute(local.dir, cluster.dir);
   });
 
   it.skipIf(!hasXarray)('writes a group xarray reads with the same values as the local run', () => {

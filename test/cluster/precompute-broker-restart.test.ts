@@ -5,7 +5,7 @@
  * result in `SVC_RESULTS` (computed and delivered once: a row run twice would publish a result per delivery). And a
  * coordinator whose cluster stays away longer than its bound stops with an error that says how to resume.
  */
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
@@ -16,7 +16,7 @@ import { clusterPrecompute } from '../../src/nodes/cluster-precompute.js';
 import { precomputeCity, type PrecomputeSummary } from '../../src/services/precompute.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { tempDir } from '../store/helpers.js';
-import { precomputeDirs } from './support/precompute-dirs.js';
+import { expectSamePrecompute, precomputeDirs } from './support/precompute-dirs.js';
 import { until } from './support/links.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.js';
@@ -123,17 +123,7 @@ describe('svc precompute --nats through a broker killed with SIGKILL and restart
   it('writes the same files as the local run, byte for byte apart from time stamps, and the same references', async () => {
     expect(cluster.summary.references).toEqual(local.summary.references);
     expect(cluster.summary.cells).toBe(local.summary.cells);
-    const files = async (dir: string): Promise<string[]> =>
-      (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())
-        .map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
-    const names = await files(local.dir);
-    expect(await files(cluster.dir)).toEqual(names);
-    const withoutTime = (text: string): string => text.replace(/"generated_utc": *"[^"]*"/g, '');
-    for (const name of names) {
-      const [x, y] = await Promise.all([readFile(join(local.dir, name)), readFile(join(cluster.dir, name))]);
-      if (name.endsWith('.zattrs') || name.endsWith('.zmetadata')) expect(withoutTime(y.toString()), name).toBe(withoutTime(x.toString()));
-      else expect(y.equals(x), name).toBe(true);
-    }
+    await expectSamePrecompute(local.dir, cluster.dir);
   });
 
   it('stops with an error saying how to resume once the cluster stays away longer than its bound', async () => {
