@@ -5,8 +5,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { KvJobStore } from '../src/reports/jobs/kv-job-store.js';
-import { KvRateLimiter } from '../src/cluster/kv-rate-limiter.js';
-import { KvStatsCache } from '../src/cluster/kv-stats-cache.js';
+import { KvRateLimiter } from '../src/keys/kv-rate-limiter.js';
+import { KvStatsCache } from '../src/services/kv-stats-cache.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';
 import { statsCacheKey } from '../src/services/cache-keys.js';
 import { startBenchNats } from './loopback-nats.js';

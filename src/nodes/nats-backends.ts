@@ -6,8 +6,8 @@
  * while NATS is down; what needs it fails fast with `UpstreamError` until NATS returns.
  */
 import { randomBytes } from 'node:crypto';
-import { KvRateLimiter } from '../cluster/kv-rate-limiter.js';
-import { ClusterFlight, KvStatsCache } from '../cluster/kv-stats-cache.js';
+import { KvRateLimiter } from '../keys/kv-rate-limiter.js';
+import { ClusterFlight, KvStatsCache } from '../services/kv-stats-cache.js';
 import { createNatsCompute } from '../cluster/nats-compute.js';
 import { ClusterLink } from '../cluster/nats-connection.js';
 import { JetStreamTaskSubmitter } from '../cluster/task-submit.js';

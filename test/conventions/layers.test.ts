@@ -31,16 +31,19 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   geocode: ['errors', 'util'],
   // The official address register: its import and its index, searched with the geocoder's address check.
   addresses: ['errors', 'geocode', 'util'],
-  keys: ['cities', 'db', 'errors', 'util'],
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
-  // kernels), the stand-in model service, and the NATS cluster (implementing the seams of keys and services).
+  // kernels), the stand-in model service, and the NATS cluster (the link, names, buckets, KV operations and the task
+  // queue). The cluster imports no product: each product's KV implementation of its own seam sits beside the seam
+  // (keys/kv-rate-limiter.ts, services/kv-stats-cache.ts, reports/jobs/kv-*.ts) and uses the cluster from above.
   compute: ['cities', 'classification', 'errors', 'geo', 'sampling', 'stats', 'store', 'util'],
   model: ['cities', 'compute', 'errors', 'geo', 'store', 'util'],
   'model-service': ['cities', 'errors', 'geo', 'model', 'sampling', 'store', 'upstream', 'util'],
+  cluster: ['compute', 'errors', 'store', 'util'],
+  // API keys: entitlement, origins and the rate limiter (in memory, or shared through the cluster's KV).
+  keys: ['cities', 'cluster', 'db', 'errors', 'util'],
   // Products below HTTP.
-  services: ['cities', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
+  services: ['cities', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'scales', 'stats', 'store', 'upstream', 'util'],
-  cluster: ['compute', 'errors', 'keys', 'services', 'store', 'util'],
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
   // annual map layers' tiles as the map does.
   atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],

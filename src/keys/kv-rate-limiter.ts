@@ -14,10 +14,10 @@
  */
 import type { KV } from '@nats-io/kv';
 import { UpstreamError } from '../errors.js';
-import { decide, type RateDecision, type RateLimiter } from '../keys/rate-limiter.js';
-import { BucketOpener, casPause, isCasConflict, present } from './kv-ops.js';
-import { RATE_BUCKET } from './names.js';
-import type { ClusterLink } from './nats-connection.js';
+import { decide, type RateDecision, type RateLimiter } from './rate-limiter.js';
+import { BucketOpener, casPause, isCasConflict, present } from '../cluster/kv-ops.js';
+import { RATE_BUCKET } from '../cluster/names.js';
+import type { ClusterLink } from '../cluster/nats-connection.js';
 
 const WINDOW_MS = 60_000;
 

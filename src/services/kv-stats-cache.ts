@@ -13,12 +13,12 @@
  */
 import type { KV } from '@nats-io/kv';
 import { UpstreamError } from '../errors.js';
-import type { StatsCacheKey } from '../services/cache-keys.js';
+import type { StatsCacheKey } from './cache-keys.js';
 import { SingleFlight, type FlightGroup } from '../util/single-flight.js';
-import type { CachedStats, StatsCache } from '../services/stats-cache.js';
-import { BucketOpener, hashedKey, isCasConflict, present } from './kv-ops.js';
-import { FLIGHT_BUCKET, STATS_BUCKET } from './names.js';
-import type { ClusterLink } from './nats-connection.js';
+import type { CachedStats, StatsCache } from './stats-cache.js';
+import { BucketOpener, hashedKey, isCasConflict, present } from '../cluster/kv-ops.js';
+import { FLIGHT_BUCKET, STATS_BUCKET } from '../cluster/names.js';
+import type { ClusterLink } from '../cluster/nats-connection.js';
 
 /** A `StatsCache` over JetStream KV. */
 export class KvStatsCache implements StatsCache {

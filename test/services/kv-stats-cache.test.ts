@@ -4,14 +4,14 @@
  * fails leaves the key to the next; entries are read back exactly as stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterFlight, KvStatsCache } from '../../src/cluster/kv-stats-cache.js';
+import { ClusterFlight, KvStatsCache } from '../../src/services/kv-stats-cache.js';
 import { hashedKey } from '../../src/cluster/kv-ops.js';
 import { FLIGHT_BUCKET } from '../../src/cluster/names.js';
 import type { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { statsCacheKey } from '../../src/services/cache-keys.js';
 import type { CachedStats } from '../../src/services/stats-cache.js';
-import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
-import { startLinks, until } from './support/links.js';
+import { startNatsServer, type TestNatsServer } from '../cluster/support/nats-server.js';
+import { startLinks, until } from '../cluster/support/links.js';
 
 let nats: TestNatsServer;
 let links: ClusterLink[];

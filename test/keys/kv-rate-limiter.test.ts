@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KvRateLimiter, rateKey } from '../../src/cluster/kv-rate-limiter.js';
+import { KvRateLimiter, rateKey } from '../../src/keys/kv-rate-limiter.js';
 import type { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { UpstreamError, UpstreamTimeoutError } from '../../src/errors.js';
 import { decide, MemoryRateLimiter } from '../../src/keys/rate-limiter.js';
-import { startNatsServer, type TestNatsServer } from './support/nats-server.js';
-import { startLinks, until } from './support/links.js';
+import { startNatsServer, type TestNatsServer } from '../cluster/support/nats-server.js';
+import { startLinks, until } from '../cluster/support/links.js';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 10, 24, 8, 0, 0);
