@@ -9,45 +9,60 @@
  * it (exactly one claim, one completion). A runner holds a claimed job under a lease it renews; a job whose lease ran
  * out (its runner died, or lost NATS) may be claimed again and resumes from its stored content. Index keys are written
  * after the job; a crash in between is repaired by the dispatcher (an `open.` key of a finished job).
+ *
+ * What a move writes is the state machine's (job-transitions.ts, shared with the SQLite store), applied inside each
+ * compare-and-set; this file adds the lease, the content object and the indexes. Admission is kv-admission.ts's.
  */
 import type { ObjectStore } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
 import { UpstreamError } from '../../errors.js';
+import {
+  acceptedProgress, advanced, assertCanAdvance, claimed as claimedProgress, expired, FINISHED_STATES, IN_HAND_STATES, pdfRecorded, requeued,
+  type JobProgress,
+} from './job-transitions.js';
 import type {
   AcceptInput, AcceptOutcome, IdempotentRecord, JobAdvance, JobState, JobTransitions, ReportAdmission, ReportJob,
   ReportJobStore, ReportRetention,
 } from './job-types.js';
 import type { ReportContent } from '../report-types.js';
 import { BucketOpener, casPause, isCasConflict, present } from '../../cluster/kv-ops.js';
-import { idempotencyKvKey, KvIdempotency, KvQuota } from './kv-quota.js';
+import { KvAdmission } from './kv-admission.js';
 import { JOBS_BUCKET, REPORTS_OBJECT_BUCKET } from '../../cluster/names.js';
 import type { ClusterLink } from '../../cluster/nats-connection.js';
 
-/** A job as stored: the seam's fields plus its runner's lease and its idempotency key. */
-interface StoredJob extends Omit<ReportJob, 'detail' | 'lastError' | 'completedMs' | 'finishedMs' | 'pdfMs' | 'expiredMs'> {
-  readonly detail?: string;
-  readonly lastError?: string;
-  readonly completedMs?: number;
-  readonly finishedMs?: number;
-  readonly pdfMs?: number;
-  readonly expiredMs?: number;
+/** A job as stored: the seam's fields plus its runner's lease and its idempotency key (JSON leaves out what is undefined). */
+type StoredJob = ReportJob & {
   /** Who runs the job and until when its claim holds unless renewed. */
-  readonly lease?: { readonly owner: string; readonly untilMs: number };
+  readonly lease?: Lease;
   /** The `svc_idem` key that names this job, freed when retention ends. */
   readonly idemKey?: string;
+};
+
+interface Lease {
+  readonly owner: string;
+  readonly untilMs: number;
 }
 
-const FINISHED: ReadonlySet<JobState> = new Set(['completed', 'failed']);
-const RUNNING: ReadonlySet<JobState> = new Set(['running', 'delivering']);
-/** A claimed idempotency key whose job has not appeared after this long belongs to a request that died: it is freed. */
-const PENDING_CLAIM_MS = 10_000;
 const OPEN_PREFIX = 'open.';
 const FINISHED_PREFIX = 'finished.';
+
+/** The stored job after a move of the state machine (undefined: the move did not apply), holding `lease` after it. */
+function withProgress(job: StoredJob, next: JobProgress | undefined, lease: Lease | undefined): StoredJob | undefined {
+  if (next === undefined) return undefined;
+  const { lease: _held, ...rest } = { ...job, ...next };
+  return lease === undefined ? rest : { ...rest, lease };
+}
+
+/** Whether the job may be moved by `owner` (undefined: by anyone, as the API's side does). */
+function mayMove(job: StoredJob, owner: string | undefined): boolean {
+  return owner === undefined || job.lease?.owner === owner;
+}
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** The seam's job: without lease and idempotency key, and with the fields JSON left out present as undefined. */
 function toJob(stored: StoredJob): ReportJob {
   const { lease: _lease, idemKey: _idem, ...job } = stored;
   return Object.freeze({
@@ -65,71 +80,24 @@ function contentObjectName(id: string): string {
 /** Every job seam over JetStream KV, plus the claim and lease of the task-queue runner. */
 export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetention, JobTransitions {
   readonly #buckets: BucketOpener;
-  readonly #quota: KvQuota;
-  readonly #idem: KvIdempotency;
-  readonly #now: () => number;
+  readonly #admission: KvAdmission;
 
   constructor(link: ClusterLink, options: { readonly deadlineMs?: number; readonly now?: () => number } = {}) {
     this.#buckets = new BucketOpener(link, options.deadlineMs);
-    this.#quota = new KvQuota(this.#buckets);
-    this.#idem = new KvIdempotency(this.#buckets);
-    this.#now = options.now ?? Date.now;
+    const create = (input: AcceptInput, idemKey: string | undefined) => this.#create(input, idemKey);
+    this.#admission = new KvAdmission(this.#buckets, { get: (id) => this.get(id), create }, options.now ?? Date.now);
   }
 
-  /** Replays, refuses, or charges the quota and creates the job (see kv-quota.ts for the claim and the charge). */
   accept(input: AcceptInput): Promise<AcceptOutcome> {
-    return this.#buckets.run('accepting a report', async () => {
-      const { idempotency } = input;
-      let idemKey: string | undefined;
-      if (idempotency !== undefined) {
-        idemKey = idempotencyKvKey(input.keyId, idempotency.key);
-        for (let attempt = 1; ; attempt++) {
-          const earlier = await this.#idem.find(input.keyId, idempotency.key);
-          if (earlier === undefined) {
-            const claim = { fingerprint: idempotency.fingerprint, jobId: input.id, claimedMs: this.#now() };
-            if (await this.#idem.claim(input.keyId, idempotency.key, claim)) break;
-            continue;
-          }
-          if (earlier.fingerprint !== idempotency.fingerprint) return { kind: 'idempotency_conflict' };
-          const job = await this.get(earlier.jobId);
-          if (job !== undefined) return { kind: 'replayed', job };
-          // Claimed by a request still creating its job (wait for it), or by one that died (free its claim).
-          if (this.#now() - earlier.claimedMs > PENDING_CLAIM_MS) await this.#idem.release(idemKey, earlier.revision);
-          else await new Promise((r) => setTimeout(r, Math.min(200, 10 * attempt)));
-        }
-      }
-      const charge = await this.#quota.charge(input.keyId, input.quota.day, input.quota.limit);
-      if (!charge.charged) {
-        if (idemKey !== undefined) await this.#idem.release(idemKey);
-        return { kind: 'quota_exceeded', used: charge.used };
-      }
-      const job: StoredJob = {
-        id: input.id, keyId: input.keyId, state: 'queued', request: input.request, attempts: 0, notBeforeMs: input.nowMs,
-        hasContent: false, createdMs: input.nowMs, updatedMs: input.nowMs, ...(idemKey !== undefined ? { idemKey } : {}),
-      };
-      try {
-        const kv = await this.#kv();
-        await kv.create(job.id, JSON.stringify(job));
-        await kv.put(`${OPEN_PREFIX}${job.id}`, '');
-      } catch (err) {
-        // Nothing was made: give the charge and the idempotency key back (best effort; NATS may be what failed).
-        await this.#quota.refund(input.keyId, input.quota.day).catch(() => undefined);
-        if (idemKey !== undefined) await this.#idem.release(idemKey).catch(() => undefined);
-        throw err;
-      }
-      return { kind: 'created', job: toJob(job) };
-    });
+    return this.#admission.accept(input);
   }
 
   quotaUsed(keyId: number, day: string): Promise<number> {
-    return this.#buckets.run('reading a report quota', () => this.#quota.used(keyId, day));
+    return this.#admission.quotaUsed(keyId, day);
   }
 
   idempotent(keyId: number, key: string): Promise<IdempotentRecord | undefined> {
-    return this.#buckets.run('reading an idempotency key', async () => {
-      const claim = await this.#idem.find(keyId, key);
-      return claim && { fingerprint: claim.fingerprint, jobId: claim.jobId };
-    });
+    return this.#admission.idempotent(keyId, key);
   }
 
   get(id: string): Promise<ReportJob | undefined> {
@@ -148,8 +116,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   async markPdfReady(id: string, nowMs: number): Promise<void> {
-    await this.#change('recording a PDF', id, (j) =>
-      j.state === 'completed' && j.expiredMs === undefined ? { ...j, pdfMs: nowMs, updatedMs: nowMs } : undefined);
+    await this.#change('recording a PDF', id, (j) => withProgress(j, pdfRecorded(j, nowMs), j.lease));
   }
 
   advance(id: string, from: JobState, to: JobState, nowMs: number, changes: JobAdvance = {}): Promise<boolean> {
@@ -172,35 +139,24 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   async #advance(id: string, from: JobState, to: JobState, nowMs: number, changes: JobAdvance, owner: string | undefined): Promise<boolean> {
+    assertCanAdvance(from, to);
     if (changes.content !== undefined) {
       // Only the job's runner stores content (a runner that lost the job must not replace what the new one reads).
       const current = await this.#buckets.run('reading a report job', async () => this.#read(await this.#kv(), id));
-      if (current === undefined || current.job.state !== from || (owner !== undefined && current.job.lease?.owner !== owner)) return false;
+      if (current === undefined || current.job.state !== from || !mayMove(current.job, owner)) return false;
       const bytes = new TextEncoder().encode(JSON.stringify(changes.content));
       await this.#buckets.run('storing a report content', async () => (await this.#objects()).putBlob({ name: contentObjectName(id) }, bytes));
     }
-    const moved = await this.#change('moving a report job', id, (j) => {
-      if (j.state !== from || (owner !== undefined && j.lease?.owner !== owner)) return undefined;
-      const finished = FINISHED.has(to);
-      const { lease, ...rest } = j;
-      return {
-        ...rest, state: to, updatedMs: nowMs,
-        ...(changes.content !== undefined ? { hasContent: true } : {}),
-        ...(changes.detail !== undefined ? { detail: changes.detail } : {}),
-        ...(to === 'completed' ? { completedMs: nowMs } : {}),
-        ...(finished ? { finishedMs: nowMs } : lease !== undefined ? { lease } : {}),
-      };
-    });
-    if (moved !== undefined && FINISHED.has(to)) await this.#indexFinished(moved);
+    const finishing = FINISHED_STATES.has(to);
+    const moved = await this.#change('moving a report job', id, (j) =>
+      mayMove(j, owner) ? withProgress(j, advanced(j, from, to, nowMs, changes), finishing ? undefined : j.lease) : undefined);
+    if (moved !== undefined && finishing) await this.#indexFinished(moved);
     return moved !== undefined;
   }
 
   async #requeue(id: string, notBeforeMs: number, nowMs: number, error: string | undefined, owner: string | undefined): Promise<void> {
-    await this.#change('requeueing a report job', id, (j) => {
-      if (!RUNNING.has(j.state) || (owner !== undefined && j.lease?.owner !== owner)) return undefined;
-      const { lease: _lease, ...rest } = j;
-      return { ...rest, state: 'queued', notBeforeMs, updatedMs: nowMs, ...(error !== undefined ? { lastError: error } : {}) };
-    });
+    await this.#change('requeueing a report job', id, (j) =>
+      mayMove(j, owner) ? withProgress(j, requeued(j, notBeforeMs, nowMs, error), undefined) : undefined);
   }
 
   /**
@@ -209,10 +165,8 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
    */
   async claim(id: string, nowMs: number, owner: string, leaseUntilMs: number): Promise<ReportJob | undefined> {
     const claimed = await this.#change('claiming a report job', id, (j) => {
-      const due = j.state === 'queued' && j.notBeforeMs <= nowMs;
-      const orphaned = RUNNING.has(j.state) && (j.lease === undefined || j.lease.untilMs < nowMs);
-      if (!due && !orphaned) return undefined;
-      return { ...j, state: 'running', attempts: j.attempts + 1, updatedMs: nowMs, lease: { owner, untilMs: leaseUntilMs } };
+      const leaseLapsed = j.lease === undefined || j.lease.untilMs < nowMs;
+      return withProgress(j, claimedProgress(j, nowMs, leaseLapsed), { owner, untilMs: leaseUntilMs });
     });
     return claimed && toJob(claimed);
   }
@@ -220,7 +174,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   /** Extends `owner`'s lease on a job it runs; false when the job is no longer its (finished, or taken over). */
   async renew(id: string, owner: string, leaseUntilMs: number): Promise<boolean> {
     const renewed = await this.#change('renewing a report lease', id, (j) =>
-      RUNNING.has(j.state) && j.lease?.owner === owner ? { ...j, lease: { owner, untilMs: leaseUntilMs } } : undefined);
+      IN_HAND_STATES.has(j.state) && j.lease?.owner === owner ? { ...j, lease: { owner, untilMs: leaseUntilMs } } : undefined);
     return renewed !== undefined;
   }
 
@@ -233,7 +187,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
         const id = key.slice(OPEN_PREFIX.length);
         const found = await this.#read(kv, id);
         if (found === undefined) await kv.delete(key);
-        else if (FINISHED.has(found.job.state)) await this.#indexFinished(found.job);
+        else if (FINISHED_STATES.has(found.job.state)) await this.#indexFinished(found.job);
         else open.push({ ...toJob(found.job), leaseUntilMs: found.job.lease?.untilMs });
       }
       return open;
@@ -260,18 +214,29 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   async markExpired(id: string, nowMs: number): Promise<void> {
-    const expired = await this.#change('expiring a report job', id, (j) =>
-      j.expiredMs === undefined ? { ...j, expiredMs: nowMs, updatedMs: nowMs, hasContent: false } : undefined);
-    if (expired === undefined) return;
+    const gone = await this.#change('expiring a report job', id, (j) => withProgress(j, expired(j, nowMs), j.lease));
+    if (gone === undefined) return;
     await this.#buckets.run('deleting a report content', async () => {
       await (await this.#objects()).delete(contentObjectName(id));
-      if (expired.idemKey !== undefined) await this.#idem.release(expired.idemKey);
-      if (expired.finishedMs !== undefined) await (await this.#kv()).delete(`${FINISHED_PREFIX}${utcDay(expired.finishedMs)}.${id}`);
+      if (gone.idemKey !== undefined) await this.#admission.release(gone.idemKey);
+      if (gone.finishedMs !== undefined) await (await this.#kv()).delete(`${FINISHED_PREFIX}${utcDay(gone.finishedMs)}.${id}`);
     });
   }
 
   /** Nothing to do: the quota bucket's `max_age` (48 h) forgets past days by itself. */
   forgetQuotaBefore(_day: string): void {}
+
+  /** Creates an accepted job, queued, and lists it open (admission's last step, inside its deadline). */
+  async #create(input: AcceptInput, idemKey: string | undefined): Promise<ReportJob> {
+    const job: StoredJob = {
+      id: input.id, keyId: input.keyId, request: input.request, createdMs: input.nowMs, ...acceptedProgress(input.nowMs),
+      ...(idemKey !== undefined ? { idemKey } : {}),
+    };
+    const kv = await this.#kv();
+    await kv.create(job.id, JSON.stringify(job));
+    await kv.put(`${OPEN_PREFIX}${job.id}`, '');
+    return toJob(job);
+  }
 
   /** Reads, changes and compare-and-sets a job until it sticks; undefined when `change` declines or there is no job. */
   async #change(what: string, id: string, change: (job: StoredJob) => StoredJob | undefined): Promise<StoredJob | undefined> {

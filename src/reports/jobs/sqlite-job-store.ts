@@ -7,6 +7,7 @@
  */
 import type { Database } from '../../db/database.js';
 import type { ReportContent, ReportRequest } from '../report-types.js';
+import { acceptedProgress, advanced, claimed, expired, pdfRecorded, requeued, type JobProgress } from './job-transitions.js';
 import type {
   AcceptInput,
   AcceptOutcome,
@@ -62,8 +63,8 @@ function toJob(row: JobRow): ReportJob {
   });
 }
 
-/** The finished states: retention counts from the moment a job reaches one. */
-const FINISHED: ReadonlySet<JobState> = new Set(['completed', 'failed']);
+/** A move of the state machine (job-transitions.ts): the job's progress after it, or undefined when it does not apply. */
+type Move = (job: JobProgress) => JobProgress | undefined;
 
 /** Every job seam over one SQLite database. */
 export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJobQueue, ReportRetention {
@@ -77,7 +78,8 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   readonly #charge;
   readonly #insertJob;
   readonly #insertIdem;
-  readonly #claimOne;
+  readonly #write;
+  readonly #inHand;
   readonly #accept: (input: AcceptInput) => AcceptOutcome;
   readonly #claim: (nowMs: number) => Claim;
 
@@ -96,13 +98,21 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
     this.#charge = db.prepare<[number, string]>(
       `INSERT INTO report_quota (key_id, day, used) VALUES (?, ?, 1) ON CONFLICT (key_id, day) DO UPDATE SET used = used + 1`,
     );
-    this.#insertJob = db.prepare<[string, number, string, number, number, number]>(
-      `INSERT INTO report_jobs (id, key_id, state, request_json, not_before_ms, created_ms, updated_ms) VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
+    this.#insertJob = db.prepare<[string, number, string, string, number, number, number, number]>(
+      `INSERT INTO report_jobs (id, key_id, state, request_json, attempts, not_before_ms, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertIdem = db.prepare<[number, string, string, string]>(
       'INSERT INTO report_idempotency (key_id, idem_key, fingerprint, job_id) VALUES (?, ?, ?, ?)',
     );
-    this.#claimOne = db.prepare<[number, string]>(`UPDATE report_jobs SET state = 'running', attempts = attempts + 1, updated_ms = ? WHERE id = ?`);
+    // A job's progress written whole; its content is replaced when given, kept otherwise, dropped when it has none.
+    this.#write = db.prepare<[Record<string, string | number | null>]>(
+      `UPDATE report_jobs SET state = @state, attempts = @attempts, not_before_ms = @not_before_ms, last_error = @last_error,
+         detail = @detail, updated_ms = @updated_ms, completed_ms = @completed_ms, finished_ms = @finished_ms, pdf_ms = @pdf_ms,
+         expired_ms = @expired_ms, content_json = CASE WHEN @has_content = 0 THEN NULL ELSE COALESCE(@content, content_json) END
+       WHERE id = @id`,
+    );
+    // The job-transitions' IN_HAND_STATES, as the index the search can use.
+    this.#inHand = db.prepare<[], { id: string }>(`SELECT id FROM report_jobs WHERE state IN ('running', 'delivering')`);
     this.#accept = db.transaction((input: AcceptInput) => this.#acceptNow(input));
     this.#claim = db.transaction((nowMs: number) => this.#claimNow(nowMs));
   }
@@ -131,7 +141,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   }
 
   markPdfReady(id: string, nowMs: number): void {
-    this.#db.prepare(`UPDATE report_jobs SET pdf_ms = ?, updated_ms = ? WHERE id = ? AND state = 'completed' AND expired_ms IS NULL`).run(nowMs, nowMs, id);
+    this.#move(id, (job) => pdfRecorded(job, nowMs));
   }
 
   claim(nowMs: number): Claim {
@@ -139,32 +149,18 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   }
 
   advance(id: string, from: JobState, to: JobState, nowMs: number, changes: JobAdvance = {}): boolean {
-    const sets = ['state = @to', 'updated_ms = @now'];
-    if (changes.content !== undefined) sets.push('content_json = @content');
-    if (changes.detail !== undefined) sets.push('detail = @detail');
-    if (to === 'completed') sets.push('completed_ms = @now');
-    if (FINISHED.has(to)) sets.push('finished_ms = @now');
-    const info = this.#db.prepare(`UPDATE report_jobs SET ${sets.join(', ')} WHERE id = @id AND state = @from`).run({
-      id, from, to, now: nowMs,
-      ...(changes.content !== undefined ? { content: JSON.stringify(changes.content) } : {}),
-      ...(changes.detail !== undefined ? { detail: changes.detail } : {}),
-    });
-    return info.changes === 1;
+    return this.#move(id, (job) => advanced(job, from, to, nowMs, changes), changes.content);
   }
 
   requeue(id: string, notBeforeMs: number, nowMs: number, error?: string): void {
-    this.#db
-      .prepare(
-        `UPDATE report_jobs SET state = 'queued', not_before_ms = ?, updated_ms = ?, last_error = COALESCE(?, last_error)
-         WHERE id = ? AND state IN ('running', 'delivering')`,
-      )
-      .run(notBeforeMs, nowMs, error ?? null, id);
+    this.#move(id, (job) => requeued(job, notBeforeMs, nowMs, error));
   }
 
   recover(nowMs: number): number {
-    return Number(this.#db
-      .prepare(`UPDATE report_jobs SET state = 'queued', not_before_ms = ?, updated_ms = ? WHERE state IN ('running', 'delivering')`)
-      .run(nowMs, nowMs).changes);
+    return this.#db.transaction(() => {
+      const inHand = this.#inHand.all().filter(({ id }) => this.#move(id, (job) => requeued(job, nowMs, nowMs)));
+      return inHand.length;
+    })();
   }
 
   due(beforeMs: number, limit: number): string[] {
@@ -178,8 +174,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
 
   markExpired(id: string, nowMs: number): void {
     this.#db.transaction(() => {
-      this.#db.prepare('UPDATE report_jobs SET expired_ms = ?, updated_ms = ?, content_json = NULL WHERE id = ? AND expired_ms IS NULL').run(nowMs, nowMs, id);
-      this.#db.prepare('DELETE FROM report_idempotency WHERE job_id = ?').run(id);
+      if (this.#move(id, (job) => expired(job, nowMs))) this.#db.prepare('DELETE FROM report_idempotency WHERE job_id = ?').run(id);
     })();
   }
 
@@ -199,7 +194,8 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
     const used = this.quotaUsed(input.keyId, input.quota.day);
     if (used >= input.quota.limit) return { kind: 'quota_exceeded', used };
     this.#charge.run(input.keyId, input.quota.day);
-    this.#insertJob.run(input.id, input.keyId, JSON.stringify(input.request), input.nowMs, input.nowMs, input.nowMs);
+    const progress = acceptedProgress(input.nowMs);
+    this.#insertJob.run(input.id, input.keyId, progress.state, JSON.stringify(input.request), progress.attempts, progress.notBeforeMs, input.nowMs, progress.updatedMs);
     if (idempotency !== undefined) this.#insertIdem.run(input.keyId, idempotency.key, idempotency.fingerprint, input.id);
     return { kind: 'created', job: this.get(input.id)! };
   }
@@ -210,7 +206,23 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
       const at = this.#next.get()?.at ?? null;
       return { wakeAtMs: at ?? undefined };
     }
-    this.#claimOne.run(nowMs, due.id);
+    this.#move(due.id, (job) => claimed(job, nowMs));
     return { job: this.get(due.id)! };
+  }
+
+  /** Applies a move to a job in one transaction (read, decide, write); false when there is no job or it declined. */
+  #move(id: string, move: Move, content?: ReportContent): boolean {
+    return this.#db.transaction(() => {
+      const row = this.#get.get(id);
+      const next = row && move(toJob(row));
+      if (next === undefined) return false;
+      this.#write.run({
+        id, state: next.state, attempts: next.attempts, not_before_ms: next.notBeforeMs, last_error: next.lastError ?? null,
+        detail: next.detail ?? null, updated_ms: next.updatedMs, completed_ms: next.completedMs ?? null,
+        finished_ms: next.finishedMs ?? null, pdf_ms: next.pdfMs ?? null, expired_ms: next.expiredMs ?? null,
+        has_content: next.hasContent ? 1 : 0, content: content === undefined ? null : JSON.stringify(content),
+      });
+      return true;
+    })();
   }
 }

@@ -84,7 +84,7 @@ describe('claim and moves', () => {
     store.accept(input({ id }));
     store.claim(T);
     const content = { version: 1 as const, request: request(), generatedUtc: '2023-11-14T22:13:20.000Z', n: 1 };
-    expect(store.advance(id, 'queued', 'delivering', T + 1, { content })).toBe(false);
+    expect(store.advance(id, 'delivering', 'completed', T + 1)).toBe(false);
     expect(store.advance(id, 'running', 'delivering', T + 1, { content })).toBe(true);
     expect(store.get(id)).toMatchObject({ state: 'delivering', hasContent: true, updatedMs: T + 1 });
     expect(store.content(id)).toEqual(content);
