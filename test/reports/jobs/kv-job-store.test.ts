@@ -1,17 +1,17 @@
 /**
- * The KV job store over a real nats-server: admission charges, replays and refuses as the SQLite store does and is
- * exact under concurrent admissions from two nodes; claims take due jobs once and take over a job whose lease ran out;
- * a runner that lost its lease can no longer move the job; retention lists finished jobs by the day they finished and
- * frees their content and idempotency key; files and content live in the object store.
+ * The KV job store over a real nats-server: the job store contract (test/contracts/job-store-contract.ts), and what
+ * only it does: admission exact under concurrent requests from two nodes, an idempotency key freed when its request
+ * died, claims under leases (taken over once a lease ran out; a runner that lost its lease can no longer move the
+ * job), and the list of open jobs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KvJobStore } from '../../../src/reports/jobs/kv-job-store.js';
 import type { ClusterLink } from '../../../src/cluster/nats-connection.js';
-import { ObjectReportFiles } from '../../../src/reports/jobs/object-report-files.js';
 import { idempotencyKvKey } from '../../../src/reports/jobs/kv-quota.js';
 import { IDEMPOTENCY_BUCKET } from '../../../src/cluster/names.js';
 import type { AcceptInput } from '../../../src/reports/jobs/job-types.js';
 import type { ReportContent, ReportRequest } from '../../../src/reports/report-types.js';
+import { describeJobStore } from '../../contracts/job-store-contract.js';
 import { startNatsServer, type TestNatsServer } from '../../cluster/support/nats-server.js';
 import { startLinks } from '../../cluster/support/links.js';
 
@@ -41,19 +41,12 @@ function input(keyId: number, overrides: Partial<AcceptInput> = {}): AcceptInput
   return { id: newId(), keyId, request: request(keyId), nowMs: T, quota: { day: DAY, limit: 10 }, ...overrides };
 }
 
+describeJobStore('KvJobStore', () => {
+  const store = new KvJobStore(links[0]!);
+  return { store, claim: (id, nowMs) => store.claim(id, nowMs, 'contract runner', nowMs + 60_000), newKey: () => ++keySeq };
+});
+
 describe('admission', () => {
-  it('creates a queued job and charges the day; refuses past the limit without charging', async () => {
-    const keyId = ++keySeq;
-    const created = await a.accept(input(keyId, { quota: { day: DAY, limit: 2 } }));
-    expect(created.kind).toBe('created');
-    if (created.kind !== 'created') return;
-    expect(created.job).toMatchObject({ keyId, state: 'queued', attempts: 0, notBeforeMs: T, hasContent: false, createdMs: T });
-    expect(await b.get(created.job.id)).toEqual(created.job);
-    await b.accept(input(keyId, { quota: { day: DAY, limit: 2 } }));
-    expect(await a.accept(input(keyId, { quota: { day: DAY, limit: 2 } }))).toEqual({ kind: 'quota_exceeded', used: 2 });
-    expect(await b.quotaUsed(keyId, DAY)).toBe(2);
-    expect(await b.quotaUsed(keyId, '2023-11-15')).toBe(0);
-  });
 
   it('is exact under concurrent admissions on two nodes', async () => {
     const keyId = ++keySeq;
@@ -86,14 +79,6 @@ describe('admission', () => {
     expect((await b.idempotent(keyId, 'orphan'))?.jobId).toBe(outcome.kind === 'created' ? outcome.job.id : '');
   });
 
-  it('frees the idempotency key of a refused request', async () => {
-    const keyId = ++keySeq;
-    await a.accept(input(keyId, { quota: { day: DAY, limit: 1 } }));
-    const idem = { key: 'again', fingerprint: 'f' };
-    expect((await a.accept(input(keyId, { idempotency: idem, quota: { day: DAY, limit: 1 } }))).kind).toBe('quota_exceeded');
-    expect(await a.idempotent(keyId, 'again')).toBeUndefined();
-    expect((await b.accept(input(keyId, { idempotency: idem, quota: { day: DAY, limit: 2 } }))).kind).toBe('created');
-  });
 });
 
 describe('claims, leases and moves', () => {
@@ -130,52 +115,4 @@ describe('claims, leases and moves', () => {
     expect((await a.openJobs()).map((j) => j.id)).not.toContain(id);
   });
 
-  it('a requeued job is claimed again only once its back-off ended', async () => {
-    const id = await queued();
-    await a.claim(id, T, 'r1', T + 1_000);
-    await a.ownedBy('r1').requeue(id, T + 5_000, T + 100, 'upstream down');
-    expect(await a.get(id)).toMatchObject({ state: 'queued', notBeforeMs: T + 5_000, lastError: 'upstream down' });
-    expect(await b.claim(id, T + 4_999, 'r2', T + 9_000)).toBeUndefined();
-    expect(await b.claim(id, T + 5_000, 'r2', T + 9_000)).toMatchObject({ attempts: 2 });
-  });
-});
-
-describe('retention and files', () => {
-  it('lists finished jobs by their finishing instant, then expires them: content, key and files go', async () => {
-    const keyId = ++keySeq;
-    const made = await a.accept(input(keyId, { idempotency: { key: 'ret', fingerprint: 'f' } }));
-    if (made.kind !== 'created') throw new Error(made.kind);
-    const id = made.job.id;
-    await a.claim(id, T, 'r', T + 60_000);
-    await a.advance(id, 'running', 'delivering', T + 10, { content: { x: 1 } as unknown as ReportContent });
-    await a.advance(id, 'delivering', 'completed', T + 20);
-    const files = new ObjectReportFiles(links[1]!);
-    await files.write(id, 'html', new TextEncoder().encode('<!doctype html>'));
-    await a.markPdfReady(id, T + 30);
-    expect((await b.get(id))!.pdfMs).toBe(T + 30);
-    expect(await b.due(T + 19, 100)).not.toContain(id);
-    expect(await b.due(T + 20, 100)).toContain(id);
-    await files.remove(id);
-    await b.markExpired(id, T + 40);
-    expect(await files.open(id, 'html')).toBeUndefined();
-    expect(await a.get(id)).toMatchObject({ expiredMs: T + 40, hasContent: false });
-    expect(await a.content(id)).toBeUndefined();
-    expect(await a.idempotent(keyId, 'ret')).toBeUndefined();
-    expect(await b.due(T + 1_000_000, 100)).not.toContain(id);
-    await b.markExpired(id, T + 50); // again: nothing changes
-    expect((await a.get(id))!.expiredMs).toBe(T + 40);
-  });
-
-  it('stores a file whole and serves it to another node; a file not written is absent', async () => {
-    const id = newId().replace(/^0{8}/, 'abcdef01');
-    const bytes = new Uint8Array(300_000).map((_, i) => (i * 7) % 256); // several object-store chunks
-    await new ObjectReportFiles(links[0]!).write(id, 'pdf', bytes);
-    const opened = await new ObjectReportFiles(links[1]!).open(id, 'pdf');
-    expect(opened!.size).toBe(bytes.length);
-    const chunks: Buffer[] = [];
-    for await (const chunk of opened!.stream) chunks.push(chunk as Buffer);
-    expect(new Uint8Array(Buffer.concat(chunks))).toEqual(bytes);
-    expect(await new ObjectReportFiles(links[1]!).open(id, 'html')).toBeUndefined();
-    await expect(new ObjectReportFiles(links[1]!).open('../etc/passwd', 'pdf')).rejects.toThrow(/Not a job id/);
-  });
 });

@@ -1,7 +1,7 @@
 /**
- * The SQLite job store: admission is atomic (quota, idempotency and the new job in one step), claims take due jobs
- * oldest first and count attempts, moves are compare-and-set on the state, recovery requeues what a stopped process
- * left in hand, and retention finds finished jobs and frees what they held.
+ * The SQLite job store: the job store contract (test/contracts/job-store-contract.ts), and what only it does: admission
+ * in one transaction, the polling runner's claims (oldest due job first, and when to look again), recovery of what a
+ * stopped process left in hand, retention's limit in finishing order, and forgetting past quota days.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/database.js';
@@ -9,6 +9,23 @@ import type { AcceptInput } from '../../../src/reports/jobs/job-types.js';
 import { SqliteJobStore } from '../../../src/reports/jobs/sqlite-job-store.js';
 import { SqliteKeyStore } from '../../../src/keys/key-store.js';
 import type { ReportRequest } from '../../../src/reports/report-types.js';
+import { describeJobStore } from '../../contracts/job-store-contract.js';
+
+describeJobStore('SqliteJobStore', () => {
+  const database = openDatabase(':memory:');
+  const jobs = new SqliteJobStore(database);
+  const keys = new SqliteKeyStore(database);
+  return {
+    store: jobs,
+    claim: async (id, nowMs) => {
+      const claim = jobs.claim(nowMs);
+      if (claim.job !== undefined && claim.job.id !== id) throw new Error(`claimed ${claim.job.id}, not ${id}`);
+      return claim.job;
+    },
+    newKey: () => keys.create({ type: 'sk', label: 'contract' }, new Date(0)).record.id,
+    close: () => database.close(),
+  };
+});
 
 let db: Database;
 let store: SqliteJobStore;
@@ -29,35 +46,6 @@ function input(overrides: Partial<AcceptInput> = {}): AcceptInput {
 }
 
 describe('accept', () => {
-  it('creates a queued job, due at once, and charges the day', () => {
-    const outcome = store.accept(input());
-    expect(outcome.kind).toBe('created');
-    const job = outcome.kind === 'created' ? outcome.job : undefined!;
-    expect(job).toMatchObject({ keyId, state: 'queued', attempts: 0, notBeforeMs: T, hasContent: false, createdMs: T });
-    expect(job.request).toEqual(request());
-    expect(store.quotaUsed(keyId, '2023-11-14')).toBe(1);
-    expect(store.quotaUsed(keyId, '2023-11-15')).toBe(0);
-  });
-
-  it('refuses past the limit without charging or creating', () => {
-    store.accept(input({ quota: { day: 'd', limit: 2 } }));
-    store.accept(input({ quota: { day: 'd', limit: 2 } }));
-    expect(store.accept(input({ quota: { day: 'd', limit: 2 } }))).toEqual({ kind: 'quota_exceeded', used: 2 });
-    expect(store.quotaUsed(keyId, 'd')).toBe(2);
-    expect((db.prepare('SELECT COUNT(*) AS n FROM report_jobs').get() as { n: number }).n).toBe(2);
-  });
-
-  it('replays the job of an idempotency key with the same fingerprint, refuses another fingerprint', () => {
-    const first = store.accept(input({ idempotency: { key: 'k', fingerprint: 'f1' } }));
-    const again = store.accept(input({ idempotency: { key: 'k', fingerprint: 'f1' }, quota: { day: '2023-11-14', limit: 1 } }));
-    expect(again.kind).toBe('replayed');
-    expect(again.kind === 'replayed' && first.kind === 'created' && again.job.id === first.job.id).toBe(true);
-    expect(store.accept(input({ idempotency: { key: 'k', fingerprint: 'f2' } }))).toEqual({ kind: 'idempotency_conflict' });
-    expect(store.quotaUsed(keyId, '2023-11-14')).toBe(1);
-    expect(store.idempotent(keyId, 'k')).toEqual({ fingerprint: 'f1', jobId: first.kind === 'created' ? first.job.id : '' });
-    expect(store.idempotent(keyId, 'other')).toBeUndefined();
-  });
-
   it('is all or nothing: a failing insert charges nothing', () => {
     const id = newId();
     store.accept(input({ id }));
@@ -79,42 +67,6 @@ describe('claim and moves', () => {
     expect(store.claim(T + 5)).toEqual({ wakeAtMs: undefined });
   });
 
-  it('moves only from the expected state, with content and detail', () => {
-    const id = newId();
-    store.accept(input({ id }));
-    store.claim(T);
-    const content = { version: 1 as const, request: request(), generatedUtc: '2023-11-14T22:13:20.000Z', n: 1 };
-    expect(store.advance(id, 'delivering', 'completed', T + 1)).toBe(false);
-    expect(store.advance(id, 'running', 'delivering', T + 1, { content })).toBe(true);
-    expect(store.get(id)).toMatchObject({ state: 'delivering', hasContent: true, updatedMs: T + 1 });
-    expect(store.content(id)).toEqual(content);
-    expect(store.advance(id, 'delivering', 'completed', T + 2)).toBe(true);
-    expect(store.get(id)).toMatchObject({ state: 'completed', completedMs: T + 2, finishedMs: T + 2, pdfMs: undefined });
-    store.markPdfReady(id, T + 3);
-    expect(store.get(id)!.pdfMs).toBe(T + 3);
-  });
-
-  it('a failure keeps its detail and finishes the job', () => {
-    const id = newId();
-    store.accept(input({ id }));
-    store.claim(T);
-    expect(store.advance(id, 'running', 'failed', T + 1, { detail: 'nothing here' })).toBe(true);
-    expect(store.get(id)).toMatchObject({ state: 'failed', detail: 'nothing here', finishedMs: T + 1, completedMs: undefined });
-  });
-
-  it('requeues a job in hand with a back-off and the error; not a finished one', () => {
-    const id = newId();
-    store.accept(input({ id }));
-    store.claim(T);
-    store.requeue(id, T + 2_000, T + 1, 'upstream down');
-    expect(store.get(id)).toMatchObject({ state: 'queued', notBeforeMs: T + 2_000, lastError: 'upstream down', attempts: 1 });
-    expect(store.claim(T + 1_999)).toEqual({ wakeAtMs: T + 2_000 });
-    expect(store.claim(T + 2_000).job).toMatchObject({ id, attempts: 2 });
-    store.advance(id, 'running', 'failed', T + 3, { detail: 'x' });
-    store.requeue(id, T, T);
-    expect(store.get(id)!.state).toBe('failed');
-  });
-
   it('recovers jobs left running or delivering, keeping their content and attempts', () => {
     const [a, b, c] = [newId(), newId(), newId()];
     for (const id of [a, b, c]) store.accept(input({ id }));
@@ -130,22 +82,16 @@ describe('claim and moves', () => {
 });
 
 describe('retention', () => {
-  it('finds finished jobs up to an instant, expires them and frees their idempotency keys and content', () => {
-    const [done, failed, busy] = [newId(), newId(), newId()];
-    store.accept(input({ id: done, idempotency: { key: 'k', fingerprint: 'f' } }));
-    store.accept(input({ id: failed }));
-    store.accept(input({ id: busy }));
+  it('lists finished jobs in the order they finished, at most `limit`, leaving expired ones out', () => {
+    const [late, early, busy] = [newId(), newId(), newId()];
+    for (const id of [late, early, busy]) store.accept(input({ id }));
     for (let i = 0; i < 3; i++) store.claim(T);
-    store.advance(done, 'running', 'delivering', T, { content: { version: 1, request: request(), generatedUtc: 'x' } });
-    store.advance(done, 'delivering', 'completed', T + 10);
-    store.advance(failed, 'running', 'failed', T + 20, { detail: 'no' });
-    expect(store.due(T + 9, 10)).toEqual([]);
-    expect(store.due(T + 20, 10)).toEqual([done, failed]);
-    expect(store.due(T + 20, 1)).toEqual([done]);
-    store.markExpired(done, T + 30);
-    expect(store.get(done)).toMatchObject({ expiredMs: T + 30, hasContent: false, state: 'completed' });
-    expect(store.idempotent(keyId, 'k')).toBeUndefined();
-    expect(store.due(T + 20, 10)).toEqual([failed]);
+    store.advance(late, 'running', 'failed', T + 20, { detail: 'no' });
+    store.advance(early, 'running', 'failed', T + 10, { detail: 'no' });
+    expect(store.due(T + 20, 10)).toEqual([early, late]);
+    expect(store.due(T + 20, 1)).toEqual([early]);
+    store.markExpired(early, T + 30);
+    expect(store.due(T + 20, 10)).toEqual([late]);
   });
 
   it('forgets quota counts of earlier days', () => {
