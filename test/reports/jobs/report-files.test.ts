@@ -1,12 +1,14 @@
 /**
- * Report files in a directory: a file appears only whole (temporary name, fsync, rename), temporaries left by a killed
- * process are removed on open, a missing file is a value (undefined), and only job ids become file names.
+ * Report files in a directory: the report files contract (test/contracts/report-files-contract.ts), and what only a
+ * directory does: a file appears only under its final name (temporary name, fsync, rename), temporaries left by a
+ * killed process are removed on open, and only job ids become paths.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirectoryReportFiles } from '../../../src/reports/jobs/report-files.js';
+import { describeReportFiles } from '../../contracts/report-files-contract.js';
 
 const ID = '0a4a4397-19f0-416d-a32c-800056678b80';
 let dir: string;
@@ -15,34 +17,21 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString('utf8');
-}
+describeReportFiles('DirectoryReportFiles', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'svc-report-files-contract-'));
+  return { files: await DirectoryReportFiles.open(join(root, 'reports')), close: () => rm(root, { recursive: true, force: true }) };
+});
 
 describe('DirectoryReportFiles', () => {
-  it('writes, opens with its size, replaces whole and removes', async () => {
+  it('keeps a file under its final name only, with nothing left beside it', async () => {
     const files = await DirectoryReportFiles.open(join(dir, 'reports'));
-    expect(await files.open(ID, 'html')).toBeUndefined();
-    await files.write(ID, 'html', new TextEncoder().encode('<p>été</p>'));
-    const opened = (await files.open(ID, 'html'))!;
-    expect(opened.size).toBe(Buffer.byteLength('<p>été</p>'));
-    expect(await readAll(opened.stream)).toBe('<p>été</p>');
+    await files.write(ID, 'html', new TextEncoder().encode('<p>v1</p>'));
     await files.write(ID, 'html', new TextEncoder().encode('<p>v2</p>'));
     expect(await readFile(files.path(ID, 'html'), 'utf8')).toBe('<p>v2</p>');
     expect(await readdir(files.dir)).toEqual([`${ID}.html`]);
-    await files.remove(ID);
+    expect(await files.exists(ID, 'html')).toBe(true);
     await files.remove(ID);
     expect(await files.exists(ID, 'html')).toBe(false);
-  });
-
-  it('an opened file still reads whole when it is deleted meanwhile', async () => {
-    const files = await DirectoryReportFiles.open(dir);
-    await files.write(ID, 'pdf', new Uint8Array(100_000).fill(37));
-    const opened = (await files.open(ID, 'pdf'))!;
-    await files.remove(ID);
-    expect((await readAll(opened.stream)).length).toBe(100_000);
   });
 
   it('leaves neither a partial file nor its temporary when the final rename fails', async () => {
