@@ -6,6 +6,7 @@ import { UpstreamError, UpstreamTimeoutError } from '../../src/errors.js';
 import { decide, MemoryRateLimiter } from '../../src/keys/rate-limiter.js';
 import { startNatsServer, type TestNatsServer } from '../cluster/support/nats-server.js';
 import { startLinks, until } from '../cluster/support/links.js';
+import { describeRateLimiter } from '../contracts/rate-limiter-contract.js';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 10, 24, 8, 0, 0);
@@ -29,7 +30,9 @@ describe('the KV rate limiter', () => {
     await nats.dispose();
   });
 
-  it('gives the same answers as the memory limiter, request by request', async () => {
+  describeRateLimiter('KvRateLimiter', () => new KvRateLimiter(links[0]!));
+
+  it('two nodes count one window together, answering as the memory limiter does', async () => {
     const memory = new MemoryRateLimiter();
     const bucket = fresh();
     for (let i = 0; i < 7; i++) {
