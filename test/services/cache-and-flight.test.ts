@@ -5,6 +5,15 @@ import { SingleFlight } from '../../src/util/single-flight.js';
 import { SqliteStatsCache, toCachedStats } from '../../src/services/stats-cache.js';
 import { statsEnvelope } from '../../src/services/stats-envelope.js';
 import { deferred } from './support/fake-compute.js';
+import { describeFlightGroup } from '../contracts/flight-contract.js';
+import { describeStatsCache } from '../contracts/stats-cache-contract.js';
+
+describeStatsCache('SqliteStatsCache', () => {
+  const db = openDatabase(':memory:');
+  return { cache: new SqliteStatsCache(db, () => 0), sibling: () => new SqliteStatsCache(db, () => 0) };
+});
+
+describeFlightGroup('SingleFlight', () => new SingleFlight());
 
 const parts = { dataset: 'brussels_extended', contentVersion: 'v1', computeVersion: 'c1', lat: 50.84658, lon: 4.35194, radiusM: null };
 
@@ -26,24 +35,19 @@ describe('statsCacheKey', () => {
   });
 });
 
-describe('SqliteStatsCache', () => {
+describe('toCachedStats', () => {
   const computation = {
     dataset: 'brussels_extended', reference_year: 2023, content_version: 'v1', sampling: 'nearest_outdoor' as const, distance_m: 2.5,
     n_cells: 3, hours: 8760, generated_utc: '2025-01-01T00:00:00.000Z', blocks: { air: { score: 7, label: 'Very good' }, wind: { score: 5 } },
   };
 
-  it('round-trips meta and blocks as stored JSON text', () => {
-    const cache = new SqliteStatsCache(openDatabase(':memory:'), () => 0);
-    const key = statsCacheKey(parts);
-    expect(cache.get(key)).toBeUndefined();
+  it('caches a computation as its meta in order and its blocks as JSON text', () => {
     const value = toCachedStats(computation);
     expect(value.meta).toEqual({
       dataset: 'brussels_extended', reference_year: 2023, sampling: 'nearest_outdoor', distance_m: 2.5, n_cells: 3, hours: 8760,
       generated_utc: '2025-01-01T00:00:00.000Z',
     });
     expect(value.blocks).toEqual({ air: '{"score":7,"label":"Very good"}', wind: '{"score":5}' });
-    cache.put(key, value);
-    expect(cache.get(key)).toEqual(value);
   });
 
   it('drops distance_m unless the sampling is nearest_outdoor', () => {
@@ -67,7 +71,7 @@ describe('statsEnvelope', () => {
 });
 
 describe('SingleFlight', () => {
-  it('shares one computation between concurrent callers and forgets it when settled', async () => {
+  it('hands concurrent callers the very same promise and forgets it when settled', async () => {
     const flight = new SingleFlight<number>();
     const gate = deferred();
     let runs = 0;
@@ -87,13 +91,4 @@ describe('SingleFlight', () => {
     expect(await flight.run('k', async () => 7)).toBe(7);
   });
 
-  it('shares failures too, then lets the next caller retry', async () => {
-    const flight = new SingleFlight<number>();
-    const failing = flight.run('k', async () => {
-      throw new Error('boom');
-    });
-    await expect(failing).rejects.toThrow('boom');
-    await flight.settled();
-    expect(await flight.run('k', async () => 1)).toBe(1);
-  });
 });

@@ -1,7 +1,8 @@
 /**
- * The shared statistics cache and single flight across nodes, over a real nats-server: concurrent requests for one
- * key on two nodes run one computation; a claim whose owner died is taken over once it expires; a claimant that
- * fails leaves the key to the next; entries are read back exactly as stored.
+ * The shared statistics cache and single flight across nodes, over a real nats-server: the statistics cache and flight
+ * group contracts (test/contracts/), and what only a shared flight does: concurrent requests for one key on three
+ * nodes run one computation; a claim whose owner died is taken over once it expires; a claimant that fails leaves the
+ * key to the next.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterFlight, KvStatsCache } from '../../src/services/kv-stats-cache.js';
@@ -12,6 +13,8 @@ import { statsCacheKey } from '../../src/services/cache-keys.js';
 import type { CachedStats } from '../../src/services/stats-cache.js';
 import { startNatsServer, type TestNatsServer } from '../cluster/support/nats-server.js';
 import { startLinks, until } from '../cluster/support/links.js';
+import { describeFlightGroup } from '../contracts/flight-contract.js';
+import { describeStatsCache } from '../contracts/stats-cache-contract.js';
 
 let nats: TestNatsServer;
 let links: ClusterLink[];
@@ -34,13 +37,11 @@ const value = (tag: string): CachedStats => ({
   blocks: { air: '{"rating":8.1}', wind: '{"rating":"é ✓"}' },
 });
 
-describe('the shared statistics cache', () => {
-  it('reads back on another node exactly what one node stored; a key never stored is absent', async () => {
-    const key = keyOf();
-    expect(await caches[1]!.get(key)).toBeUndefined();
-    await caches[0]!.put(key, value('2026-01-01T00:00:00Z'));
-    expect(await caches[1]!.get(key)).toEqual(value('2026-01-01T00:00:00Z'));
-  });
+describeStatsCache('KvStatsCache', () => ({ cache: new KvStatsCache(links[0]!), sibling: () => new KvStatsCache(links[1]!) }));
+
+describeFlightGroup('ClusterFlight', () => new ClusterFlight({ link: links[0]!, cache: caches[0]!, owner: 'contract', claimMs: 60_000 }));
+
+describe('the shared statistics cache across nodes', () => {
 
   it('runs one computation for concurrent requests on every node', async () => {
     const key = keyOf();

@@ -6,6 +6,7 @@ import { SqliteStatsCache, toCachedStats, type CachedStats, type StatsCache } fr
 import type { StatsComputation } from '../../src/compute/compute-types.js';
 import { lruEntryBytes } from '../../src/util/byte-lru.js';
 import { heapGrowth } from '../helpers/heap-growth.js';
+import { describeStatsCache } from '../contracts/stats-cache-contract.js';
 
 const BUDGET = 1024 * 1024;
 const parts = { dataset: 'brussels_extended', contentVersion: 'v1', computeVersion: 'c1', lat: 50.84658, lon: 4.35194, radiusM: 25 };
@@ -48,6 +49,11 @@ function counted() {
   };
   return { inner, cache, counts };
 }
+
+describeStatsCache('MemoryStatsCache over SQLite', () => {
+  const inner = new SqliteStatsCache(openDatabase(':memory:'), () => 0);
+  return { cache: new MemoryStatsCache(inner, BUDGET), sibling: () => new MemoryStatsCache(inner, BUDGET) };
+});
 
 describe('MemoryStatsCache', () => {
   it('writes through and answers repeated reads from memory', () => {
