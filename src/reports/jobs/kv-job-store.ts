@@ -5,53 +5,33 @@
  * `finished.<UTC day>.<job id>` marks a finished one by the day it finished (the retention sweeper's list). A job's
  * content lives in the object store `svc_reports` as `<job id>.content.json` (it can exceed a KV value).
  *
- * Every change of a job is a compare-and-set on its revision, retried on conflict, so two nodes can never both move
- * it (exactly one claim, one completion). A runner holds a claimed job under a lease it renews; a job whose lease ran
+ * Every change of a job is a compare-and-set on its revision, retried on conflict (kv-job-entries.ts), so two nodes
+ * can never both move it (exactly one claim, one completion). A runner holds a claimed job under a lease it renews; a job whose lease ran
  * out (its runner died, or lost NATS) may be claimed again and resumes from its stored content. Index keys are written
  * after the job; a crash in between is repaired by the dispatcher (an `open.` key of a finished job).
  *
  * What a move writes is the state machine's (job-transitions.ts, shared with the SQLite store), applied inside each
- * compare-and-set; this file adds the lease, the content object and the indexes. Admission is kv-admission.ts's.
+ * compare-and-set; this file adds the lease, the content object and the indexes. Admission (quota and idempotency)
+ * is kv-admission.ts's.
  */
 import type { ObjectStore } from '@nats-io/obj';
 import type { KV } from '@nats-io/kv';
-import { UpstreamError } from '../../errors.js';
 import {
   acceptedProgress, advanced, assertCanAdvance, claimed as claimedProgress, expired, FINISHED_STATES, IN_HAND_STATES, pdfRecorded, requeued,
-  type JobProgress,
 } from './job-transitions.js';
 import type {
   AcceptInput, AcceptOutcome, IdempotentRecord, JobAdvance, JobState, JobTransitions, ReportAdmission, ReportJob,
   ReportJobStore, ReportRetention,
 } from './job-types.js';
 import type { ReportContent } from '../report-types.js';
-import { BucketOpener, casPause, isCasConflict, present } from '../../cluster/kv-ops.js';
+import { BucketOpener } from '../../cluster/kv-ops.js';
 import { KvAdmission } from './kv-admission.js';
-import { JOBS_BUCKET, REPORTS_OBJECT_BUCKET } from '../../cluster/names.js';
+import { KvJobEntries, toJob, withProgress, type StoredJob } from './kv-job-entries.js';
+import { REPORTS_OBJECT_BUCKET } from '../../cluster/names.js';
 import type { ClusterLink } from '../../cluster/nats-connection.js';
-
-/** A job as stored: the seam's fields plus its runner's lease and its idempotency key (JSON leaves out what is undefined). */
-type StoredJob = ReportJob & {
-  /** Who runs the job and until when its claim holds unless renewed. */
-  readonly lease?: Lease;
-  /** The `svc_idem` key that names this job, freed when retention ends. */
-  readonly idemKey?: string;
-};
-
-interface Lease {
-  readonly owner: string;
-  readonly untilMs: number;
-}
 
 const OPEN_PREFIX = 'open.';
 const FINISHED_PREFIX = 'finished.';
-
-/** The stored job after a move of the state machine (undefined: the move did not apply), holding `lease` after it. */
-function withProgress(job: StoredJob, next: JobProgress | undefined, lease: Lease | undefined): StoredJob | undefined {
-  if (next === undefined) return undefined;
-  const { lease: _held, ...rest } = { ...job, ...next };
-  return lease === undefined ? rest : { ...rest, lease };
-}
 
 /** Whether the job may be moved by `owner` (undefined: by anyone, as the API's side does). */
 function mayMove(job: StoredJob, owner: string | undefined): boolean {
@@ -60,16 +40,6 @@ function mayMove(job: StoredJob, owner: string | undefined): boolean {
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-/** The seam's job: without lease and idempotency key, and with the fields JSON left out present as undefined. */
-function toJob(stored: StoredJob): ReportJob {
-  const { lease: _lease, idemKey: _idem, ...job } = stored;
-  return Object.freeze({
-    ...job,
-    detail: job.detail, lastError: job.lastError, completedMs: job.completedMs, finishedMs: job.finishedMs,
-    pdfMs: job.pdfMs, expiredMs: job.expiredMs,
-  });
 }
 
 /** The object name of a job's stored content. */
@@ -81,9 +51,11 @@ function contentObjectName(id: string): string {
 export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetention, JobTransitions {
   readonly #buckets: BucketOpener;
   readonly #admission: KvAdmission;
+  readonly #entries: KvJobEntries;
 
   constructor(link: ClusterLink, options: { readonly deadlineMs?: number; readonly now?: () => number } = {}) {
     this.#buckets = new BucketOpener(link, options.deadlineMs);
+    this.#entries = new KvJobEntries(this.#buckets);
     const create = (input: AcceptInput, idemKey: string | undefined) => this.#create(input, idemKey);
     this.#admission = new KvAdmission(this.#buckets, { get: (id) => this.get(id), create }, options.now ?? Date.now);
   }
@@ -102,7 +74,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
 
   get(id: string): Promise<ReportJob | undefined> {
     return this.#buckets.run('reading a report job', async () => {
-      const found = await this.#read(await this.#kv(), id);
+      const found = await this.#entries.read(await this.#kv(), id);
       return found && toJob(found.job);
     });
   }
@@ -116,7 +88,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   async markPdfReady(id: string, nowMs: number): Promise<void> {
-    await this.#change('recording a PDF', id, (j) => withProgress(j, pdfRecorded(j, nowMs), j.lease));
+    await this.#entries.change('recording a PDF', id, (j) => withProgress(j, pdfRecorded(j, nowMs), j.lease));
   }
 
   advance(id: string, from: JobState, to: JobState, nowMs: number, changes: JobAdvance = {}): Promise<boolean> {
@@ -142,20 +114,20 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
     assertCanAdvance(from, to);
     if (changes.content !== undefined) {
       // Only the job's runner stores content (a runner that lost the job must not replace what the new one reads).
-      const current = await this.#buckets.run('reading a report job', async () => this.#read(await this.#kv(), id));
+      const current = await this.#buckets.run('reading a report job', async () => this.#entries.read(await this.#kv(), id));
       if (current === undefined || current.job.state !== from || !mayMove(current.job, owner)) return false;
       const bytes = new TextEncoder().encode(JSON.stringify(changes.content));
       await this.#buckets.run('storing a report content', async () => (await this.#objects()).putBlob({ name: contentObjectName(id) }, bytes));
     }
     const finishing = FINISHED_STATES.has(to);
-    const moved = await this.#change('moving a report job', id, (j) =>
+    const moved = await this.#entries.change('moving a report job', id, (j) =>
       mayMove(j, owner) ? withProgress(j, advanced(j, from, to, nowMs, changes), finishing ? undefined : j.lease) : undefined);
     if (moved !== undefined && finishing) await this.#indexFinished(moved);
     return moved !== undefined;
   }
 
   async #requeue(id: string, notBeforeMs: number, nowMs: number, error: string | undefined, owner: string | undefined): Promise<void> {
-    await this.#change('requeueing a report job', id, (j) =>
+    await this.#entries.change('requeueing a report job', id, (j) =>
       mayMove(j, owner) ? withProgress(j, requeued(j, notBeforeMs, nowMs, error), undefined) : undefined);
   }
 
@@ -164,7 +136,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
    * runner is gone; it resumes from its stored content). Its attempts go up by one. Undefined when it is not claimable.
    */
   async claim(id: string, nowMs: number, owner: string, leaseUntilMs: number): Promise<ReportJob | undefined> {
-    const claimed = await this.#change('claiming a report job', id, (j) => {
+    const claimed = await this.#entries.change('claiming a report job', id, (j) => {
       const leaseLapsed = j.lease === undefined || j.lease.untilMs < nowMs;
       return withProgress(j, claimedProgress(j, nowMs, leaseLapsed), { owner, untilMs: leaseUntilMs });
     });
@@ -173,7 +145,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
 
   /** Extends `owner`'s lease on a job it runs; false when the job is no longer its (finished, or taken over). */
   async renew(id: string, owner: string, leaseUntilMs: number): Promise<boolean> {
-    const renewed = await this.#change('renewing a report lease', id, (j) =>
+    const renewed = await this.#entries.change('renewing a report lease', id, (j) =>
       IN_HAND_STATES.has(j.state) && j.lease?.owner === owner ? { ...j, lease: { owner, untilMs: leaseUntilMs } } : undefined);
     return renewed !== undefined;
   }
@@ -185,7 +157,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
       const open: Array<ReportJob & { leaseUntilMs: number | undefined }> = [];
       for (const key of await this.#keys(kv, `${OPEN_PREFIX}>`)) {
         const id = key.slice(OPEN_PREFIX.length);
-        const found = await this.#read(kv, id);
+        const found = await this.#entries.read(kv, id);
         if (found === undefined) await kv.delete(key);
         else if (FINISHED_STATES.has(found.job.state)) await this.#indexFinished(found.job);
         else open.push({ ...toJob(found.job), leaseUntilMs: found.job.lease?.untilMs });
@@ -205,7 +177,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
       const ids: string[] = [];
       for (const { key, id } of keys) {
         if (ids.length >= limit) break;
-        const found = await this.#read(kv, id);
+        const found = await this.#entries.read(kv, id);
         if (found === undefined || found.job.expiredMs !== undefined) await kv.delete(key);
         else if (found.job.finishedMs !== undefined && found.job.finishedMs <= beforeMs) ids.push(id);
       }
@@ -214,7 +186,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   async markExpired(id: string, nowMs: number): Promise<void> {
-    const gone = await this.#change('expiring a report job', id, (j) => withProgress(j, expired(j, nowMs), j.lease));
+    const gone = await this.#entries.change('expiring a report job', id, (j) => withProgress(j, expired(j, nowMs), j.lease));
     if (gone === undefined) return;
     await this.#buckets.run('deleting a report content', async () => {
       await (await this.#objects()).delete(contentObjectName(id));
@@ -238,35 +210,6 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
     return toJob(job);
   }
 
-  /** Reads, changes and compare-and-sets a job until it sticks; undefined when `change` declines or there is no job. */
-  async #change(what: string, id: string, change: (job: StoredJob) => StoredJob | undefined): Promise<StoredJob | undefined> {
-    return this.#buckets.run(what, async () => {
-      const kv = await this.#kv();
-      for (let attempt = 1; ; attempt++) {
-        const found = await this.#read(kv, id);
-        const next = found && change(found.job);
-        if (found === undefined || next === undefined) return undefined;
-        try {
-          await kv.update(id, JSON.stringify(next), found.revision);
-          return next;
-        } catch (err) {
-          if (!isCasConflict(err)) throw err;
-        }
-        await casPause(attempt);
-      }
-    });
-  }
-
-  async #read(kv: KV, id: string): Promise<{ job: StoredJob; revision: number } | undefined> {
-    const entry = present(await kv.get(id));
-    if (entry === undefined) return undefined;
-    try {
-      return { job: entry.json<StoredJob>(), revision: entry.revision };
-    } catch (err) {
-      throw new UpstreamError(`The shared report job '${id}' is not JSON.`, { cause: err });
-    }
-  }
-
   async #indexFinished(job: StoredJob): Promise<void> {
     await this.#buckets.run('indexing a finished report job', async () => {
       const kv = await this.#kv();
@@ -282,7 +225,7 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
   }
 
   #kv(): Promise<KV> {
-    return this.#buckets.kv(JOBS_BUCKET);
+    return this.#entries.kv();
   }
 
   #objects(): Promise<ObjectStore> {
