@@ -1,7 +1,8 @@
 /**
  * Report jobs in the service's SQLite database (the embedded default): every seam of job-types.ts over the tables of
  * migration 2. Each operation is one statement or one transaction, so a process killed at any moment leaves every job
- * in a state it had; WAL mode keeps every committed change across a crash of the process.
+ * in a state it had; WAL mode keeps every committed change across a crash of the process. What a move writes is the
+ * state machine's (job-transitions.ts, shared with the KV store), applied in the transaction that read the row.
  *
  * One serving process per database runs jobs: `recover` requeues whatever a stopped process left running.
  */
@@ -111,7 +112,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
          expired_ms = @expired_ms, content_json = CASE WHEN @has_content = 0 THEN NULL ELSE COALESCE(@content, content_json) END
        WHERE id = @id`,
     );
-    // The job-transitions' IN_HAND_STATES, as the index the search can use.
+    // The jobs in a runner's hand (IN_HAND_STATES of job-transitions.ts, which `requeued` checks again for each).
     this.#inHand = db.prepare<[], { id: string }>(`SELECT id FROM report_jobs WHERE state IN ('running', 'delivering')`);
     this.#accept = db.transaction((input: AcceptInput) => this.#acceptNow(input));
     this.#claim = db.transaction((nowMs: number) => this.#claimNow(nowMs));
