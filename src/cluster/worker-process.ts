@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
 import type { ServedKind } from '../compute/task-registry.js';
 import { isDataUrl } from '../store/data-location.js';
+import { Lifecycle } from '../util/lifecycle.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
 import { computeTaskHandlers } from './compute-tasks.js';
@@ -63,42 +64,45 @@ export interface WorkerNodeOptions {
 export interface WorkerNode {
   readonly workerId: string;
   readonly loop: WorkerLoop;
-  /** Graceful stop: pulls no more, finishes or hands back tasks, closes the pool and the link. */
+  /**
+   * Graceful stop, once (later calls share the first): pulls no more, finishes or hands back tasks, closes what the
+   * task kinds registered, then the pool and the link. Every step runs even if one fails; failures are logged.
+   */
   stop(): Promise<void>;
 }
 
-/** Starts a worker (connecting in the background; it pulls once NATS is reachable). */
+/**
+ * Starts a worker (connecting in the background; it pulls once NATS is reachable). What it starts is registered on one
+ * lifecycle as it starts, so a failure part-way and `stop()` release the same things in the same (reverse) order: the
+ * loop, then what the task kinds registered (last first), then the compute pool, then the link.
+ */
 export async function startWorkerNode(options: WorkerNodeOptions): Promise<WorkerNode> {
   const workerId = randomId();
   const log = options.log ?? SILENT_LOGGER;
   const threads = options.threads ?? availableParallelism();
-  const pool = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
-  // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.
-  const executor: TaskExecutor = { ...pool, servedKinds: await pool.run<ServedKind[]>({ kind: 'task-kinds' }) };
-  const link = ClusterLink.start({
-    url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
+  const life = new Lifecycle(log);
+  return life.start(async () => {
+    const link = ClusterLink.start({
+      url: options.natsUrl, name: `svc-worker ${workerId}`, ackWaitMs: options.ackWaitMs, maxDeliver: options.maxDeliver, log,
+    });
+    life.defer('cluster link', () => link.close());
+    const pool = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
+    life.defer('compute pool', () => pool.close());
+    // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.
+    const executor: TaskExecutor = { ...pool, servedKinds: await pool.run<ServedKind[]>({ kind: 'task-kinds' }) };
+    const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
+    const parts: WorkerParts = {
+      workerId, dataDir, executor, compute: plannedCompute(executor, { dataDir }), link, log,
+      onStop: (close) => life.defer('task kind', close),
+    };
+    const handlers = new Map<string, TaskHandler>();
+    for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
+      for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);
+    }
+    const loop = startWorkerLoop({
+      link, handlers, concurrency: threads, workerId, graceMs: options.graceMs, outageBoundMs: options.outageMs, log,
+    });
+    life.defer('worker loop', () => loop.stop());
+    return { workerId, loop, stop: () => life.close() };
   });
-  const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
-  const stops: (() => Promise<void>)[] = [];
-  const parts: WorkerParts = {
-    workerId, dataDir, executor, compute: plannedCompute(executor, { dataDir }), link, log, onStop: (close) => stops.push(close),
-  };
-  const handlers = new Map<string, TaskHandler>();
-  for (const factory of options.kinds ?? WORKER_TASK_KINDS) {
-    for (const [kind, handler] of await factory(parts)) handlers.set(kind, handler);
-  }
-  const loop = startWorkerLoop({
-    link, handlers, concurrency: threads, workerId, graceMs: options.graceMs, outageBoundMs: options.outageMs, log,
-  });
-  let stopping: Promise<void> | undefined;
-  return {
-    workerId,
-    loop,
-    stop: () => (stopping ??= (async () => {
-      await loop.stop();
-      for (const close of stops.reverse()) await close();
-      await executor.close();
-      await link.close();
-    })()),
-  };
 }

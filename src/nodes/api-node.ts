@@ -1,7 +1,8 @@
 /**
  * The API node: the HTTP application over the products (historical statistics, live records, the map, reports) and
  * the node's back ends, which `backendsFor` builds from the configuration (embedded, or NATS when `SVC_NATS_URL` is
- * set) as one record. It knows how to take everything down again in the right order. `svc serve` and `svc demo` run
+ * set) as one record. What it starts is registered on one `Lifecycle` (util/lifecycle.ts) in the order it starts, so
+ * it is taken down in reverse order, after a failed start as after a shutdown. `svc serve` and `svc demo` run
  * it, and so do the end-to-end tests and benchmarks.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -26,6 +27,7 @@ import { LiveService } from '../services/live-service.js';
 import { DamageRegistry } from '../store/damage-registry.js';
 import { listDatasets } from '../store/data-dir.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { Lifecycle } from '../util/lifecycle.js';
 import type { Logger } from '../util/logger.js';
 import { backendsFor, type NodeBackends } from './backends.js';
 import { geocoderFor } from './geocoders.js';
@@ -109,42 +111,45 @@ export interface Server {
   /** The node's cluster link (`SVC_NATS_URL`); undefined on the embedded default. */
   readonly cluster: { readonly nodeId: string; readonly link: NonNullable<NodeBackends['link']> } | undefined;
   /**
-   * Graceful shutdown, once: the server stops accepting and in-flight requests finish, then report jobs in hand are
-   * queued again for the next start and the rendering threads close, then the model service stops,
-   * computations still running (those whose clients timed out) settle and are cached, the back ends close (the
-   * compute pool or queue, then the link), and the database closes last.
+   * Graceful shutdown, once (later calls share the first): what was started, released in reverse order — the server
+   * stops accepting and in-flight requests finish, then report jobs in hand are queued again for the next start and
+   * the rendering threads close, then the model service stops, computations still running (those whose clients timed
+   * out) settle and are cached, the back ends close (the compute pool or queue, then the link), the geocoder closes
+   * and the database closes last. Every release runs even if one fails; the failures are logged and rejected with.
    */
   close(): Promise<void>;
 }
 
-/** Builds the API node for `config`; on a failure part-way, whatever was already started is closed again. */
+/**
+ * Builds the API node for `config`. What it starts is registered on one lifecycle as it starts, so a failure part-way
+ * and `close()` release the same things in the same (reverse) order.
+ */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
-  const cleanups: (() => Promise<void> | void)[] = [];
-  const undo = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  };
-  try {
+  let log: FastifyBaseLogger | undefined;
+  const logger = forwardingLogger(() => log);
+  const life = new Lifecycle(logger);
+  return life.start(async () => {
     const clock = systemClock;
     // Every cache's share of SVC_MEMORY_BUDGET_MB (loadConfig has checked that they fit).
     const budgets = cacheBudgets(config);
     const db = openDatabase(config.dbFile);
-    cleanups.push(() => db.close());
-    let log: FastifyBaseLogger | undefined;
-    const logger = forwardingLogger(() => log);
-    const backends = await backendsFor(config, { db, clock, logger });
-    cleanups.push(() => backends.close());
+    life.defer('database', () => db.close());
     const selected = geocoderFor(config);
-    cleanups.push(() => selected.close());
+    life.defer('geocoder', () => selected.close());
     const geocoder = selected.geocoder;
+    const backends = await backendsFor(config, { db, clock, logger });
+    life.defer('back ends', () => backends.close());
     // Damage found in the datasets, shared with the embedded model service so each problem is logged once.
     const damage = new DamageRegistry({ now: clock.now });
     const historical = historicalService(config, backends, { geocoder, clock, logger, damage });
+    // Computations still running (those whose clients timed out) settle and are cached before the back ends close.
+    life.defer('statistics in flight', () => historical.drain());
     // Live and forecast data: the configured model service, or the embedded one over the data directory.
     const modelService = await connectModelService({
       url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock, damage,
       chunkCacheBytes: budgets.modelChunks, sliceCacheBytes: budgets.modelSlices,
     });
-    cleanups.push(() => modelService.close());
+    life.defer('model service', () => modelService.close());
     const live = new LiveService({
       model: modelService.client, geocoder, clock, cache: new LiveCache({ clock, budgetBytes: budgets.realtime }),
     });
@@ -162,7 +167,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       pdfWaitMs: config.reportPdfWaitMs,
       ...(wiring.renderWorker !== undefined ? { renderWorker: wiring.renderWorker } : {}),
     });
-    cleanups.push(() => reports.close());
+    // Report jobs in hand are queued again for the next start, and the rendering threads close.
+    life.defer('reports', () => reports.close());
     const map = new MapService({
       model: modelService.client,
       keys: lookup,
@@ -179,28 +185,17 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       config, keys: lookup, geocoder, historical, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
     });
     log = app.log;
+    // The server stops accepting and in-flight requests finish first.
+    life.defer('http server', () => app.close());
     await checkDatasets(config.dataDir, backends.compute, damage);
     await app.ready();
     reports.start();
 
-    let closing: Promise<void> | undefined;
-    const shutdown = async () => {
-      await app.close();
-      await reports.close();
-      await modelService.close();
-      await historical.drain();
-      await backends.close();
-      selected.close();
-      db.close();
-    };
     const cluster = backends.link === undefined ? undefined : { nodeId: backends.nodeId, link: backends.link };
     return {
       app, config, db, keys, backends, compute: backends.compute, historical, modelService, map, damage, reports, cluster,
       geocoderSource: selected.source,
-      close: () => (closing ??= shutdown()),
+      close: () => life.close(),
     };
-  } catch (err) {
-    await undo();
-    throw err;
-  }
+  });
 }
