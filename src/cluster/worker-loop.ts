@@ -13,18 +13,21 @@
  * away is kept and published once the link is back (same message id, so a publish that did land is not stored twice),
  * then the task is acknowledged with the server's confirmation; the tasks in hand report progress as soon as the link
  * returns; and a redelivered task whose result is already stored (its acknowledgement was lost) is acknowledged
- * without running again. Pulling resumes by itself on the reconnected (or new) connection. `stop()`: pulls no more, lets in-flight tasks finish within
- * the grace period, then aborts the rest and naks them so another worker takes them at once.
+ * without running again. Pulling resumes by itself on the reconnected (or new) connection. `stop()`: pulls no more, lets
+ * in-flight tasks finish within the grace period, then aborts the rest and naks them so another worker takes them at once.
+ *
+ * Each task goes classify → deliver → acknowledge: how its work settled becomes a verdict (task-outcome.ts, pure), the
+ * answer is published and the task acknowledged (task-delivery.ts); this file holds the slots, the pulling and the stop.
  */
 import type { JsMsg } from '@nats-io/jetstream';
-import { headers as natsHeaders } from '@nats-io/transport-node';
-import { errorToData, ServiceError, UpstreamError } from '../errors.js';
+import { UpstreamError } from '../errors.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
-import { acrossOutages, confirmAck } from './across-outages.js';
+import { acrossOutages } from './across-outages.js';
 import type { ClusterLink } from './nats-connection.js';
 import { storedResult } from './stored-tasks.js';
 import { RESULT_TO_HEADER, TASK_STREAM, TASK_SUBJECT_PREFIX, WORKER_CONSUMER } from './names.js';
-import { DELIVERY_HEADER, OUTCOME_HEADER } from './task-queue.js';
+import { acknowledgeTask, deliverAnswer, deliveryContext, readDelivery, type AcrossOutages, type TaskDelivery } from './task-delivery.js';
+import { classifyTask, type SettledTask } from './task-outcome.js';
 import type { TaskContext, TaskHandler } from './task-types.js';
 
 /** Options of `startWorkerLoop`. */
@@ -56,25 +59,12 @@ const FETCH_EXPIRES_MS = 5_000;
 /** What a redelivered task's work yields when its result is already stored: acknowledge, do not run or publish. */
 const ALREADY_ANSWERED = Symbol('already answered');
 
-/** The context of a delivered task; ids are read from the message when first asked for. */
-function deliveryContext(msg: JsMsg, signal: AbortSignal, maxDeliver: number, workerId: string): TaskContext {
-  return {
-    get taskId() {
-      return msg.headers?.get('Nats-Msg-Id') || `seq-${msg.seq}`;
-    },
-    get deliveryCount() {
-      return msg.info.deliveryCount;
-    },
-    maxDeliver, workerId, signal,
-    progress: () => msg.working(),
-  };
-}
-
 /** Starts pulling tasks in the background (waiting for NATS while it is down). */
 export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
   const log = options.log ?? SILENT_LOGGER;
   const graceMs = options.graceMs ?? 10_000;
   const outageBoundMs = options.outageBoundMs ?? 60_000;
+  const along: AcrossOutages = { link: options.link, boundMs: outageBoundMs, log };
   const inFlight = new Map<JsMsg, AbortController>();
   const running = new Set<Promise<void>>();
   /** Tasks whose handler is still running: the slots a fetch fills (a task delivering its result holds none). */
@@ -98,12 +88,51 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     if (conn !== undefined) for (const msg of inFlight.keys()) working(msg);
   });
 
+  /** Runs one delivered task: starts its work, classifies how it settled, delivers the answer, acknowledges. */
   async function handle(msg: JsMsg, ackWaitMs: number, maxDeliver: number): Promise<void> {
     // The handler starts first: everything else (ids, heartbeat, the result's headers) is done while it runs, so a
     // short task's path from NATS to the compute thread and back holds no more than it must.
     const kind = msg.subject.slice(TASK_SUBJECT_PREFIX.length + 1);
     const controller = new AbortController();
     const context = deliveryContext(msg, controller.signal, maxDeliver, options.workerId);
+    const work = startWork(msg, kind, context);
+    inFlight.set(msg, controller);
+    const slot = holdSlot();
+    try {
+      let task: TaskDelivery;
+      try {
+        task = readDelivery(msg, kind, context);
+      } catch (err) {
+        // A delivery this worker cannot read: stop the task, hand it back, keep the slot until the thread is free.
+        log.warn({ kind, err: (err as Error).message }, 'unreadable task delivery; handed back');
+        controller.abort(err);
+        await work.catch(() => {});
+        msg.nak();
+        return;
+      }
+      const verdict = classifyTask(await settle(msg, work, controller.signal, ackWaitMs), task.delivery, maxDeliver);
+      if (verdict.action === 'hand-back') {
+        if (verdict.failure !== undefined) {
+          log.warn({ task: task.taskId, kind, delivery: task.delivery, err: verdict.failure }, 'task failed; handed back for another delivery');
+        }
+        msg.nak();
+        return;
+      }
+      if (verdict.action === 'acknowledge') {
+        log.info({ task: task.taskId, kind, delivery: task.delivery }, 'redelivered task already answered; acknowledged without running it');
+      } else if (task.resultTo !== undefined && !(await deliverAnswer(along, task, task.resultTo, verdict.outcome, slot.release))) {
+        return;
+      }
+      slot.release();
+      await acknowledgeTask(along, msg, task);
+      completed++;
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Starts the task's work: its kind's handler, unless a redelivery finds its result already stored. */
+  function startWork(msg: JsMsg, kind: string, context: TaskContext): Promise<Uint8Array | typeof ALREADY_ANSWERED> {
     const handler = options.handlers.get(kind);
     const work = (async (): Promise<Uint8Array | typeof ALREADY_ANSWERED> => {
       if (handler === undefined) throw new Error(`worker ${options.workerId} has no handler for task kind '${kind}'`);
@@ -112,108 +141,43 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       if (to && (await acrossOutages(options.link, outageBoundMs, (conn) => storedResult(conn, to))) !== undefined) return ALREADY_ANSWERED;
       return handler(msg.data, context);
     })();
-    // Observed by the race below; this keeps a failure during the set-up from leaving it unhandled.
+    // Observed by `settle` (or awaited on a hand-back); this keeps a failure during the set-up from leaving it unhandled.
     work.catch(() => {});
-    inFlight.set(msg, controller);
+    return work;
+  }
+
+  /**
+   * Takes a compute slot for a task; `release` frees it once its result is on its way (or it is handed back), so the
+   * next fetch overlaps with delivering the result without going out before it. Releasing twice frees it once.
+   */
+  function holdSlot(): { release(): void } {
     computing++;
     let released = false;
-    // Frees the task's slot once its result is on its way (or it is handed back), so the next fetch overlaps with
-    // delivering the result without going out before it.
-    const release = () => {
-      if (released) return;
-      released = true;
-      computing--;
-      slotFreed();
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        computing--;
+        slotFreed();
+      },
     };
-    let heartbeat: NodeJS.Timeout | undefined;
-    let taskId: string;
-    let delivery: number;
-    let resultTo: string | undefined;
-    const h = natsHeaders();
+  }
+
+  /** Waits for the task's work, reporting progress meanwhile; a handler that ignores the abort is let go of anyway. */
+  async function settle(
+    msg: JsMsg, work: Promise<Uint8Array | typeof ALREADY_ANSWERED>, signal: AbortSignal, ackWaitMs: number,
+  ): Promise<SettledTask> {
+    const heartbeat = setInterval(() => working(msg), Math.max(250, Math.floor(ackWaitMs / 3)));
     try {
-      ({ taskId, deliveryCount: delivery } = context);
-      resultTo = msg.headers?.get(RESULT_TO_HEADER) || undefined;
-      h.set(DELIVERY_HEADER, String(delivery));
-      heartbeat = setInterval(() => working(msg), Math.max(250, Math.floor(ackWaitMs / 3)));
-    } catch (err) {
-      // A delivery this worker cannot read: stop the task, hand it back, keep the slot until the thread is free.
-      log.warn({ kind, err: (err as Error).message }, 'unreadable task delivery; handed back');
-      controller.abort(err);
-      await work.catch(() => {});
-      msg.nak();
-      release();
-      return;
-    }
-    try {
-      let outcome: { ok: true; bytes: Uint8Array } | { ok: false; error: ServiceError };
-      let answered = false;
-      try {
-        // A handler that does not heed the signal is still let go of when the worker hands the task back.
-        const aborted = new Promise<never>((_, reject) => {
-          controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-        });
-        const value = await Promise.race([work, aborted]);
-        answered = value === ALREADY_ANSWERED;
-        outcome = { ok: true, bytes: value === ALREADY_ANSWERED ? new Uint8Array(0) : value };
-      } catch (err) {
-        if (controller.signal.aborted) {
-          msg.nak();
-          return;
-        }
-        if (err instanceof ServiceError) {
-          outcome = { ok: false, error: err };
-        } else if (delivery < maxDeliver) {
-          log.warn({ task: taskId, kind, delivery, err: (err as Error).message }, 'task failed; handed back for another delivery');
-          msg.nak();
-          return;
-        } else {
-          outcome = {
-            ok: false,
-            error: new UpstreamError(`The compute task failed on ${delivery} deliveries: ${(err as Error).message}`),
-          };
-        }
-      } finally {
-        clearInterval(heartbeat);
-      }
-      if (answered) {
-        log.info({ task: taskId, kind, delivery }, 'redelivered task already answered; acknowledged without running it');
-      } else if (resultTo !== undefined) {
-        try {
-          // Kept across an outage: published (again, same id) on the connection the link hands out next.
-          await acrossOutages(options.link, outageBoundMs, async ({ js, nc }) => {
-            const max = nc.info?.max_payload;
-            if (outcome.ok && max !== undefined && outcome.bytes.byteLength > max - 4_096) {
-              // Publishing would fail on every delivery: the answer is an error the operator can act on.
-              outcome = { ok: false, error: new UpstreamError(
-                `The result of a ${kind} task (${outcome.bytes.byteLength} bytes) exceeds the NATS server's max_payload ` +
-                  `(${max} bytes); raise max_payload in the server configuration (e.g. 8MB).`,
-              ) };
-            }
-            h.set(OUTCOME_HEADER, outcome.ok ? 'ok' : 'error');
-            const data = outcome.ok ? outcome.bytes : Buffer.from(JSON.stringify(errorToData(outcome.error)));
-            const published = js.publish(resultTo!, data, { headers: h, msgID: `${taskId}-${delivery}` });
-            release();
-            await published;
-          });
-          if (!outcome.ok) log.info({ task: taskId, kind, code: outcome.error.code, err: outcome.error.message }, 'task answered with an error');
-        } catch (err) {
-          // Left unacknowledged: the task comes back after ack_wait, to this worker or another.
-          log.warn({ task: taskId, kind, err: (err as Error).message }, 'result not delivered; the task will be redelivered');
-          return;
-        }
-      }
-      release();
-      try {
-        // Confirmed, and sent again after an outage: an acknowledgement lost with the server would run the task again.
-        await acrossOutages(options.link, outageBoundMs, (conn) => confirmAck(conn, msg));
-      } catch (err) {
-        // The result is stored: a redelivery finds it and is acknowledged without running (see ALREADY_ANSWERED).
-        log.warn({ task: taskId, kind, err: (err as Error).message }, 'acknowledgement not confirmed; a redelivery will find the stored result');
-      }
-      completed++;
+      const aborted = new Promise<never>((_, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      });
+      const value = await Promise.race([work, aborted]);
+      return value === ALREADY_ANSWERED ? { state: 'already-answered' } : { state: 'done', bytes: value };
+    } catch (error) {
+      return signal.aborted ? { state: 'aborted' } : { state: 'failed', error };
     } finally {
       clearInterval(heartbeat);
-      release();
     }
   }
 
