@@ -6,10 +6,9 @@
  * compute kinds are the first entry; another product adds its kinds (e.g. `report`) by adding an entry.
  */
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { createPoolExecutor } from '../compute/local-compute.js';
 import type { ServedKind } from '../compute/task-registry.js';
-import { isDataUrl } from '../store/data-location.js';
+import { dataLocation } from '../store/data-location.js';
 import { Lifecycle } from '../util/lifecycle.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
@@ -90,7 +89,7 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
     life.defer('compute pool', () => pool.close());
     // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.
     const executor: TaskExecutor = { ...pool, servedKinds: await pool.run<ServedKind[]>({ kind: 'task-kinds' }) };
-    const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
+    const dataDir = dataLocation(options.dataDir).absolute().href;
     const parts: WorkerParts = {
       workerId, dataDir, executor, compute: plannedCompute(executor, { dataDir }), link, log,
       onStop: (close) => life.defer('task kind', close),

@@ -4,10 +4,9 @@
  * one task; samples spanning many chunks are split across every thread, then merged and finalised in one more task).
  */
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import { Piscina } from 'piscina';
 import { errorFromData, UpstreamError, ValidationError } from '../errors.js';
-import { isDataUrl } from '../store/data-location.js';
+import { dataLocation } from '../store/data-location.js';
 import { workerPath } from '../util/paths.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from './planned-compute.js';
 import type { ComputeReply, ComputeTask } from './protocol.js';
@@ -68,6 +67,6 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
 /** Creates the pool (threads start at once, so the first query does not pay for them). */
 export async function createLocalCompute(options: LocalComputeOptions): Promise<PlannedCompute> {
   const executor = createPoolExecutor(options.threads ?? availableParallelism(), { allowFaultInjection: options.allowFaultInjection });
-  const dataDir = isDataUrl(options.dataDir) ? options.dataDir : resolve(options.dataDir);
+  const dataDir = dataLocation(options.dataDir).absolute().href;
   return plannedCompute(executor, { dataDir, splitMinChunks: options.splitMinChunks, aggregates: options.aggregates });
 }

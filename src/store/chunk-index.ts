@@ -6,17 +6,16 @@
  * CRC-32 from the table (an altered block is a `DamagedDataError` naming it); a few recently read blocks are kept.
  * Every process and thread opens the files itself: the entries are shared through the page cache, never copied whole.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import { DamagedDataError } from '../errors.js';
+import { DamagedDataError, DatasetError } from '../errors.js';
 import type { AggregateSection } from './aggregate-files.js';
 import {
   ENTRY_BYTES, INDEX_MAGIC, keyAt, locateKey, placeSpaces, type IndexRoot, type PlacedSpace,
 } from './chunk-index-format.js';
 import type { ChunkManifest, ChunkRecord, ManifestEntry } from './chunk-manifest.js';
 import { parseAggregateSection } from './chunk-manifest-json.js';
-import { fetchBytes, isDataUrl, locationJoin } from './data-location.js';
+import { dataLocation, type DataLocation, type RangeSource } from './data-location.js';
 
 /** Blocks a reader keeps after reading them (at most 64 KiB each). */
 const CACHED_BLOCKS = 32;
@@ -83,8 +82,6 @@ export function decodeRoot(bytes: Uint8Array, where: Where): IndexRoot {
 
 /** Where blocks come from: a file read by position, or bytes already in memory (a store served over HTTP). */
 type BlockSource = (physical: number, blockBytes: number) => Uint8Array;
-
-const closer = new FinalizationRegistry<number>((fd) => closeSync(fd));
 
 /** A chunk manifest backed by a binary index. */
 export class ChunkIndex implements ChunkManifest {
@@ -156,41 +153,27 @@ export class ChunkIndex implements ChunkManifest {
 /** Bytes of the entries file the root needs: up to the end of its last block. */
 const neededBytes = (root: IndexRoot) => root.entriesBlocks * root.blockEntries * ENTRY_BYTES;
 
-/** Opens the index whose root is `bytes`, in the store at `dir` (a directory or a URL). */
-export async function openChunkIndex(bytes: Uint8Array, dir: string, dataset: string): Promise<ChunkIndex> {
-  const where = { dataset, path: locationJoin(dir, '.zmanifest') };
+/** Opens the index whose root is `bytes`, in the store at `dir` (a directory or a URL: data-location.ts). */
+export async function openChunkIndex(bytes: Uint8Array, dir: string | DataLocation, dataset: string): Promise<ChunkIndex> {
+  const store = dataLocation(dir);
+  const where = { dataset, path: store.join('.zmanifest').href };
   const root = decodeRoot(bytes, where);
-  const path = locationJoin(dir, root.entriesFile);
   const needed = neededBytes(root);
-  const short = (size: number) => damage(where, `names entries file ${root.entriesFile} of ${size} bytes where it needs ${needed} (truncated)`);
-  if (isDataUrl(dir)) {
-    const all = await fetchBytes(path);
-    if (all === undefined) throw damage(where, `names entries file ${root.entriesFile}, which is missing`);
-    if (all.byteLength < needed) throw short(all.byteLength);
-    return new ChunkIndex(root, (p, n) => all.subarray(p * n, (p + 1) * n), where);
-  }
-  let fd: number;
+  let entries: RangeSource | undefined;
   try {
-    fd = openSync(path, 'r');
+    entries = await store.join(root.entriesFile).openRanges();
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code ?? 'error';
-    throw damage(where, code === 'ENOENT' ? `names entries file ${root.entriesFile}, which is missing` : `entries file cannot be read (${code})`, cause);
+    // Over HTTP a failed read says nothing about the stored data (a server or network fault): not damage.
+    if (!store.failureIsDamage) throw new DatasetError(`Dataset '${dataset}': its chunk index's entries file cannot be read (${code}).`, { cause });
+    throw damage(where, `entries file cannot be read (${code})`, cause);
   }
-  const size = fstatSync(fd).size;
-  if (size < needed) {
-    closeSync(fd);
-    throw short(size);
+  if (entries === undefined) throw damage(where, `names entries file ${root.entriesFile}, which is missing`);
+  if (entries.size < needed) {
+    entries.close();
+    throw damage(where, `names entries file ${root.entriesFile} of ${entries.size} bytes where it needs ${needed} (truncated)`);
   }
-  const index = new ChunkIndex(root, (p, n) => {
-    const out = new Uint8Array(n);
-    let filled = 0;
-    while (filled < n) {
-      const read = readSync(fd, out, filled, n - filled, p * n + filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return out.subarray(0, filled);
-  }, where);
-  closer.register(index, fd);
-  return index;
+  const source = entries;
+  // The source closes when the index is dropped (garbage-collected with it).
+  return new ChunkIndex(root, (p, n) => source.read(p * n, n), where);
 }

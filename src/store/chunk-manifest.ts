@@ -18,7 +18,7 @@ import { hourlyChunkGrid, isIndexRoot, sameSpaces, storeSpaces } from './chunk-i
 import { ChunkIndex, openChunkIndex } from './chunk-index.js';
 import { updateChunkIndex, writeChunkIndex, type IndexChange } from './chunk-index-writer.js';
 import { JsonManifest, parseJsonManifest } from './chunk-manifest-json.js';
-import { locationJoin, readLocationBytes } from './data-location.js';
+import { dataLocation, locationJoin, type DataLocation } from './data-location.js';
 
 export { hourlyChunkGrid };
 
@@ -101,12 +101,14 @@ export function manifestEntries(manifest: ChunkManifest): ManifestEntry[] {
 }
 
 /** Reads the manifest of the store at `dir` (a directory or a URL); undefined only when the file does not exist. */
-export async function readManifest(dir: string, dataset: string): Promise<ChunkManifest | undefined> {
-  const path = locationJoin(dir, MANIFEST_FILE);
+export async function readManifest(dir: string | DataLocation, dataset: string): Promise<ChunkManifest | undefined> {
+  const store = dataLocation(dir);
+  const file = store.join(MANIFEST_FILE);
+  const path = file.href;
   for (let attempt = 0; ; attempt++) {
     let bytes: Uint8Array | undefined;
     try {
-      bytes = await readLocationBytes(path);
+      bytes = await file.read();
     } catch (cause) {
       throw new DamagedDataError(
         `Dataset '${dataset}' is damaged: its chunk manifest (${MANIFEST_FILE}) cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`,
@@ -116,7 +118,7 @@ export async function readManifest(dir: string, dataset: string): Promise<ChunkM
     if (bytes === undefined) return undefined;
     if (!isIndexRoot(bytes)) return parseJsonManifest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), dataset, path);
     try {
-      return await openChunkIndex(bytes, dir, dataset);
+      return await openChunkIndex(bytes, store, dataset);
     } catch (err) {
       // The index was rewritten whole between reading its root and opening the entries file it named: read it again.
       if (attempt > 0 || !(err instanceof DamagedDataError) || !/which is missing/.test(err.message)) throw err;

@@ -6,7 +6,7 @@
 import type { AbsolutePath, AsyncReadable, GetOptions } from '@zarrita/storage';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { verifyChunk, type ChunkManifest } from './chunk-manifest.js';
-import { isDataUrl, locationJoin } from './data-location.js';
+import type { DataLocation } from './data-location.js';
 
 /** How one stored file is read (zarrita's `GetOptions`, plus a buffer to read into). */
 export interface KeyReadOptions extends GetOptions {
@@ -27,13 +27,14 @@ export class ManifestStore implements AsyncReadable {
   readonly #inner: KeyStore;
   readonly #manifest: ChunkManifest;
   readonly #dataset: string;
-  readonly #dir: string;
+  readonly #location: DataLocation;
 
-  constructor(inner: KeyStore, manifest: ChunkManifest, dataset: string, dir: string) {
+  /** `location` is the store's (data-location.ts): where damage is reported, and whether a failed read is damage. */
+  constructor(inner: KeyStore, manifest: ChunkManifest, dataset: string, location: DataLocation) {
     this.#inner = inner;
     this.#manifest = manifest;
     this.#dataset = dataset;
-    this.#dir = dir;
+    this.#location = location;
   }
 
   async get(key: AbsolutePath, options?: KeyReadOptions): Promise<Uint8Array | undefined> {
@@ -46,13 +47,13 @@ export class ManifestStore implements AsyncReadable {
       if (this.#manifest.entry(name) === undefined) throw cause;
       const code = (cause as NodeJS.ErrnoException).code ?? (cause as Error).message;
       // Over HTTP a failed read says nothing about the stored data (a server or network fault): not damage.
-      if (isDataUrl(this.#dir)) {
-        throw new DatasetError(`Dataset '${this.#dataset}': chunk ${name} cannot be read from ${this.#dir} (${code}).`, { cause });
+      if (!this.#location.failureIsDamage) {
+        throw new DatasetError(`Dataset '${this.#dataset}': chunk ${name} cannot be read from ${this.#location.href} (${code}).`, { cause });
       }
       throw new DamagedDataError(`Dataset '${this.#dataset}' is damaged: chunk ${name} cannot be read (${code}).`, {
-        dataset: this.#dataset, path: locationJoin(this.#dir, name), cause,
+        dataset: this.#dataset, path: this.#location.join(name).href, cause,
       });
     }
-    return verifyChunk(this.#manifest, name, bytes, this.#dataset, this.#dir);
+    return verifyChunk(this.#manifest, name, bytes, this.#dataset, this.#location.href);
   }
 }

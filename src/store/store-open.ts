@@ -3,14 +3,11 @@
  * coordinates and encodings. A store that exists but cannot be read as written surfaces here as a `DamagedDataError`
  * naming the dataset and the problem; a store that does not exist is a `DatasetError`.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as zarr from 'zarrita';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { checkManifestCovers, MANIFEST_FILE, readManifest, type ChunkManifest } from './chunk-manifest.js';
-import { ChunkFileStore } from './chunk-file-store.js';
-import { isDataUrl, locationJoin, readLocationText } from './data-location.js';
-import { HttpChunkStore } from './http-chunk-store.js';
+import { dataLocation, type DataLocation } from './data-location.js';
 import type { CfEncoding, ChunkShape, DatasetAttrs, GridGeometry, HourlyField } from './dataset-types.js';
 import type { StorageCodecs } from './codecs.js';
 import { ManifestStore, type KeyStore } from './manifest-store.js';
@@ -47,10 +44,11 @@ export interface OpenStoreOptions {
   readonly requireManifest?: boolean;
 }
 
-/** What an open failure names: the dataset (the directory name) and its directory. */
+/** What an open failure names: the dataset (the directory name) and its directory; and where it is read from. */
 interface Where {
   readonly id: string;
   readonly dir: string;
+  readonly location: DataLocation;
 }
 
 /** A `DamagedDataError` about the store at `where`. */
@@ -60,43 +58,35 @@ function damaged(where: Where, detail: string, cause?: unknown, path = where.dir
 
 const errnoOf = (err: unknown): string => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 
+/**
+ * Reads the consolidated metadata. Where the back end can tell (a directory), a missing store is told from a store
+ * missing its metadata (damage); where it cannot (HTTP), a store without consolidated metadata is no store at all.
+ */
 async function readConsolidated(where: Where): Promise<Record<string, unknown>> {
-  const { dir } = where;
-  if (isDataUrl(dir)) return parseConsolidated(where, await readRemoteConsolidated(where), `${dir}/.zmetadata`);
-  let info;
+  const { dir, location } = where;
+  let state;
   try {
-    info = await stat(dir);
+    state = await location.state();
   } catch (cause) {
-    // Absence: nothing there, or a path component that is a file. Anything else (ELOOP, EACCES) names the problem.
-    if (errnoOf(cause) === 'ENOENT' || errnoOf(cause) === 'ENOTDIR') {
-      throw new DatasetError(`Dataset not found: ${dir} does not exist.`, { cause });
-    }
+    // Something is there but cannot be examined (ELOOP, EACCES): the message names the problem.
     throw damaged(where, `its directory cannot be read (${errnoOf(cause)}).`, cause);
   }
-  if (!info.isDirectory()) throw new DatasetError(`Dataset not found: ${dir} is not a directory.`);
-  const path = `${dir}/.zmetadata`;
-  let bytes: string;
+  if (state === 'absent') throw new DatasetError(`Dataset not found: ${dir} does not exist.`);
+  if (state === 'file') throw new DatasetError(`Dataset not found: ${dir} is not a directory.`);
+  const file = location.join('.zmetadata');
+  let bytes: Uint8Array | undefined;
   try {
-    bytes = await readFile(path, 'utf8');
+    bytes = await file.read();
   } catch (cause) {
-    if (errnoOf(cause) === 'ENOENT') throw damaged(where, 'its consolidated metadata (.zmetadata) is missing.', cause, path);
-    throw damaged(where, `its consolidated metadata (.zmetadata) cannot be read (${errnoOf(cause)}).`, cause, path);
+    // Over HTTP a failed read says nothing about the stored data (a server or network fault): not damage.
+    if (!location.failureIsDamage) throw new DatasetError(`Dataset '${where.id}': ${file.href} cannot be read (${errnoOf(cause)}).`, { cause });
+    throw damaged(where, `its consolidated metadata (.zmetadata) cannot be read (${errnoOf(cause)}).`, cause, file.href);
   }
-  return parseConsolidated(where, bytes, path);
-}
-
-/** The consolidated metadata of a dataset served over HTTP; without one there is no dataset at that URL. */
-async function readRemoteConsolidated(where: Where): Promise<string> {
-  const path = locationJoin(where.dir, '.zmetadata');
-  let text: string | undefined;
-  try {
-    text = await readLocationText(path);
-  } catch (cause) {
-    // A server or network fault, not damage: nothing is known about the stored data.
-    throw new DatasetError(`Dataset '${where.id}': ${path} cannot be read (${errnoOf(cause)}).`, { cause });
+  if (bytes === undefined) {
+    if (state === 'unknown') throw new DatasetError(`Dataset not found: ${file.href} does not exist (${location.absentAs}).`);
+    throw damaged(where, 'its consolidated metadata (.zmetadata) is missing.', undefined, file.href);
   }
-  if (text === undefined) throw new DatasetError(`Dataset not found: ${path} does not exist (HTTP 404).`);
-  return text;
+  return parseConsolidated(where, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), file.href);
 }
 
 /** Parses and checks the text of `.zmetadata`. */
@@ -168,7 +158,7 @@ function storageCodecs(metadata: Readonly<Record<string, unknown>>, name: string
 
 /** Reads and checks the manifest against the metadata; undefined only when absent and not required. */
 async function openManifest(where: Where, metadata: Readonly<Record<string, unknown>>, contentVersion: string, required: boolean) {
-  const manifest = await readManifest(where.dir, where.id);
+  const manifest = await readManifest(where.location, where.id);
   if (manifest === undefined) {
     if (!required) return undefined;
     throw damaged(where, `it has no chunk manifest (${MANIFEST_FILE}), so missing chunks cannot be told from fill values.`,
@@ -179,22 +169,23 @@ async function openManifest(where: Where, metadata: Readonly<Record<string, unkn
 }
 
 /**
- * Opens the store at `dir` and validates it against the dataset format; throws `DatasetError` when there is no store
+ * Opens the store at `at` (a directory or a URL: data-location.ts) and validates it against the dataset format; throws `DatasetError` when there is no store
  * and `DamagedDataError` when the store cannot be read as written (metadata, manifest, coordinates).
  */
-export async function openStore(dir: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+export async function openStore(at: string | DataLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   registerNativeCodecs();
-  const where: Where = { id: basename(dir), dir };
+  const location = dataLocation(at);
+  const dir = location.href;
+  const where: Where = { id: basename(dir), dir, location };
   const metadata = await readConsolidated(where);
   const base = checkAttrs(metadata['.zattrs'], (detail) => damaged(where, detail));
   const conventions = (metadata['.zattrs'] as Record<string, unknown>).Conventions;
   const attrs: DatasetAttrs = { ...base, Conventions: typeof conventions === 'string' ? conventions : '' };
   const manifest = await openManifest(where, metadata, attrs.content_version, options.requireManifest !== false);
-  const verified = (files: KeyStore): KeyStore => (manifest ? new ManifestStore(files, manifest, where.id, dir) : files);
-  const remote = isDataUrl(dir) ? new HttpChunkStore(dir) : undefined;
+  const verified = (files: KeyStore): KeyStore => (manifest ? new ManifestStore(files, manifest, where.id, location) : files);
   const expectedSize = (key: string) => manifest?.entry(key)?.size;
-  const chunks = verified(remote ?? new ChunkFileStore(dir, { sync: options.syncReads === true, expectedSize }));
-  const concurrentChunks = remote ? chunks : verified(new ChunkFileStore(dir, { expectedSize }));
+  const chunks = verified(location.keyStore({ sync: options.syncReads === true, expectedSize }));
+  const concurrentChunks = verified(location.keyStore({ expectedSize }));
   const store = await zarr.withConsolidatedMetadata(chunks, { format: 'v2' });
   const fields = new Map<HourlyField, { array: StoreArray; encoding: CfEncoding; codecs: StorageCodecs }>();
   let layout: { shape: number[]; chunks: number[] } | undefined;

@@ -3,7 +3,6 @@
  * read (`getChunk`); zstd chunks are decoded by native libzstd (see zarrita-codecs.ts). Values stay raw int16 until a
  * caller asks for decoded values, which go through the CF decode kernel.
  */
-import { resolve } from 'node:path';
 import { DamagedDataError, DatasetError, ServiceError, ValidationError } from '../errors.js';
 import { cfDecode } from './cf-decode.js';
 import { gatherChunk, groupCellsByChunk } from './cell-gather.js';
@@ -12,7 +11,7 @@ import type { AggregateSection } from './aggregate-files.js';
 import type {
   CellBlock, CfEncoding, DatasetReader, DecodedCellBlock, HourlyField, StaticArray, StoredReadOptions,
 } from './dataset-types.js';
-import { isDataUrl } from './data-location.js';
+import { dataLocation, type DataLocation } from './data-location.js';
 import { openStore, type OpenedStore, type StoreArray } from './store-open.js';
 import { hourlyChunkKey } from './zarr-metadata.js';
 
@@ -200,10 +199,10 @@ export interface OpenDatasetOptions {
 }
 
 /**
- * Opens the dataset at `dir`. A missing store is a `DatasetError`; a store without a chunk manifest, with bad metadata
+ * Opens the dataset at `dir` (a directory or a URL: data-location.ts). A missing store is a `DatasetError`; a store without a chunk manifest, with bad metadata
  * (including a CRS other than EPSG:31370) or with a manifest that does not match it is a `DamagedDataError`.
  */
-export async function openDataset(dir: string, options: OpenDatasetOptions = {}): Promise<DatasetReader> {
-  const abs = isDataUrl(dir) ? dir.replace(/\/+$/, '') : resolve(dir);
-  return new ZarrDatasetReader(abs, await openStore(abs, { syncReads: options.syncReads === true }));
+export async function openDataset(dir: string | DataLocation, options: OpenDatasetOptions = {}): Promise<DatasetReader> {
+  const location = dataLocation(dir).absolute();
+  return new ZarrDatasetReader(location.href, await openStore(location, { syncReads: options.syncReads === true }));
 }

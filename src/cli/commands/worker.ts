@@ -8,7 +8,6 @@ import { startWorker } from '../../nodes/worker-node.js';
 import { ENV_VARS } from '../../config.js';
 import { ANSWERING_DATASETS } from '../../cities/catalog.js';
 import { listDatasets } from '../../store/data-dir.js';
-import { isDataUrl, locationJoin, readLocationText } from '../../store/data-location.js';
 import type { Logger } from '../../util/logger.js';
 import type { Command } from '../command.js';
 import { parseCount, processConfig, shutdownSignal } from '../options.js';
@@ -29,14 +28,9 @@ function lineLog(level: string) {
   return (obj: object, msg: string) => process.stderr.write(`${JSON.stringify({ level, time: Date.now(), ...obj, msg })}\n`);
 }
 
-/** The datasets at `data`: listed in a directory, probed by their consolidated metadata over HTTP. */
-async function checkData(data: string): Promise<string[]> {
-  if (!isDataUrl(data)) return listDatasets(data);
-  const found: string[] = [];
-  for (const id of Object.keys(ANSWERING_DATASETS)) {
-    if ((await readLocationText(locationJoin(data, id, '.zmetadata'))) !== undefined) found.push(id);
-  }
-  return found;
+/** The datasets at `data`: listed in a directory; where it cannot be listed (HTTP), the datasets tasks ask for. */
+function checkData(data: string): Promise<string[]> {
+  return listDatasets(data, Object.keys(ANSWERING_DATASETS));
 }
 
 /** `svc worker`. */
