@@ -3,7 +3,7 @@
  * what it had acquired — the closes the kinds registered (last first), then the compute pool, then the link — and a
  * normal stop releases the same in the same order, once.
  */
-import Piscina from 'piscina';
+import { Piscina } from 'piscina';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClusterLink } from '../../src/cluster/nats-connection.js';
 import { startWorkerNode, type TaskKindsFactory } from '../../src/cluster/worker-process.js';

@@ -4,7 +4,7 @@
  * order and rethrows, and a normal shutdown releases the same, in the same order, once.
  */
 import { basename } from 'node:path';
-import Piscina from 'piscina';
+import { Piscina } from 'piscina';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteDatabase } from '../../src/db/database.js';
 import { DEFAULT_REPORTS_WIRING, type ReportsWiring } from '../../src/nodes/api-node.js';
