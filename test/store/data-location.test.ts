@@ -1,5 +1,5 @@
 /**
- * The storage seam's two back ends against one contract (support/describe-data-location.ts): a directory, and the
+ * The storage seam's two back ends against one contract (test/contracts/data-location-contract.ts): a directory, and the
  * same files served over HTTP by a static file server (node:http) that answers 500 for one path.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataLocation } from '../../src/store/data-location.js';
-import { describeDataLocation } from './support/describe-data-location.js';
+import { describeDataLocation } from '../contracts/data-location-contract.js';
 
 /** Writes `files` under a fresh temporary directory; returns it. */
 async function writeTree(files: Readonly<Record<string, Uint8Array>>): Promise<string> {

@@ -1,9 +1,10 @@
 /**
- * The contract of the storage seam (src/store/data-location.ts), run against every back end: `make` lays out the same
- * small tree of files and hands back the location of its root. A new back end passes this suite first.
+ * The contract of the storage seam (src/store/data-location.ts), run against every back end
+ * (test/store/data-location.test.ts): `make` lays out the same small tree of files and hands back the location of its
+ * root. A new back end passes this suite first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataLocation, type DataLocation } from '../../../src/store/data-location.js';
+import { dataLocation, type DataLocation } from '../../src/store/data-location.js';
 
 /** The files every back end is given: relative path → bytes. */
 export const CONTRACT_FILES: Readonly<Record<string, Uint8Array>> = Object.freeze({
