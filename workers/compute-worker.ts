@@ -7,8 +7,10 @@ import { workerData } from 'node:worker_threads';
 import { registerTaskFamily } from '../src/compute/task-registry.js';
 import { allowFaults, handleComputeTask } from '../src/compute/worker-handler.js';
 import { MAP_TASKS } from '../src/map/map-tasks.js';
+import { AREA_TASKS } from '../src/area/area-figures-task.js';
 
 registerTaskFamily(MAP_TASKS);
+registerTaskFamily(AREA_TASKS);
 allowFaults(Boolean((workerData as { allowFaultInjection?: boolean } | undefined)?.allowFaultInjection));
 
 export default handleComputeTask;

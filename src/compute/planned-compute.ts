@@ -10,7 +10,7 @@ import { computeDataset, type ComputeDataset } from './dataset-cache.js';
 import type { AggregateRef } from '../store/aggregate-files.js';
 import type { ServedKind } from './task-registry.js';
 import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
-import { computationOf, planSample } from './sample-plan.js';
+import { computationOf, planCells, planSample } from './sample-plan.js';
 
 /** Below this many chunks a query runs as one task: splitting would cost more than it saves. */
 export const SPLIT_MIN_CHUNKS = 12;
@@ -42,6 +42,11 @@ export interface PlannedCompute extends ComputeBackend, SurroundingsBackend {
   readonly threads: number;
   /** Runs a raw task (map tiles, precompute, fault injection); errors are rebuilt `ServiceError`s. */
   runTask<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
+  /**
+   * The blocks of any set of outdoor cells of a dataset (flat indices, ascending), pooled per hour as a radius sample
+   * is: the cells an area's mask selects. Planned and split like `computeStats`, so the same cells give the same blocks.
+   */
+  computeCells(dataset: string, cells: Int32Array, signal?: AbortSignal): Promise<BlocksValue>;
   /** Point statistics of every outdoor cell of one chunk row (the precompute's unit of work). */
   precomputeRow(dataset: string, chunkRow: number, signal?: AbortSignal, options?: RunOptions): Promise<PrecomputeRowValue>;
 }
@@ -96,9 +101,9 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
   const useAggregates = options.aggregates !== false;
   const run = <T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions) => executor.run<T>(task, signal, options);
 
-  async function splitStats(request: StatsRequest, reads: SplitPart, ds: ComputeDataset, signal?: AbortSignal): Promise<BlocksValue> {
+  async function splitStats(request: Pick<StatsRequest, 'dataset'>, reads: SplitPart, ds: ComputeDataset, signal?: AbortSignal, into = parts): Promise<BlocksValue> {
     const generation = ds.aggregates?.generation ?? '';
-    const tasks = splitReads(reads.chunks, reads.aggregates, parts, ds.reader.fields.length).map(
+    const tasks = splitReads(reads.chunks, reads.aggregates, into, ds.reader.fields.length).map(
       (part): AccumulateTask => ({
         kind: 'accumulate', dataDir, dataset: request.dataset, chunks: part.chunks,
         ...(part.aggregates.length > 0 ? { aggregates: { generation, refs: part.aggregates } } : {}),
@@ -119,6 +124,13 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
         return run<StatsComputation>({ kind: 'stats', dataDir, request, ...(useAggregates ? {} : { aggregates: false }) }, signal);
       }
       return computationOf(ds, sample, await splitStats(request, { chunks, aggregates }, ds, signal));
+    },
+    async computeCells(dataset, cells, signal) {
+      const ds = await computeDataset(dataDir, dataset);
+      const reads = planCells(ds, cells, { aggregates: useAggregates });
+      // Small sets: one accumulating task (and the finalizing one); large ones across every thread.
+      const into = parts === 1 || reads.chunks.length + reads.aggregates.length < splitMin ? 1 : parts;
+      return splitStats({ dataset }, reads, ds, signal, into);
     },
     surroundings(request, signal) {
       return run<SurroundingsGrid>({ kind: 'surroundings', dataDir, request }, signal);

@@ -30,15 +30,23 @@ export interface PlanOptions {
 export function planSample(ds: ComputeDataset, request: StatsRequest, options: PlanOptions = {}): SamplePlan {
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
   const sample = sampleCells(ds.reader.grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
+  return { sample, ...planCells(ds, sample.cells, options) };
+}
+
+/**
+ * Plans the reads of any set of cells of `ds` (flat indices, ascending; an area's mask as well as a sample): the chunk
+ * selections and the stored aggregates that cover whole blocks of them.
+ */
+export function planCells(ds: ComputeDataset, cells: Int32Array, options: PlanOptions = {}): Omit<SamplePlan, 'sample'> {
   const { rows, cols } = ds.reader.chunk;
-  const chunks = groupCellsByChunk(sample.cells, ds.reader.grid, ds.reader.chunk).map((group) => {
+  const chunks = groupCellsByChunk(cells, ds.reader.grid, ds.reader.chunk).map((group) => {
     const mask = new Uint8Array(rows * cols);
     for (const offset of group.offsets) mask[offset] = 1;
     return { chunkRow: group.chunkRow, chunkCol: group.chunkCol, mask };
   });
-  if (options.aggregates === false || ds.aggregates === undefined) return { sample, chunks, aggregates: [] };
+  if (options.aggregates === false || ds.aggregates === undefined) return { chunks, aggregates: [] };
   const { grid, chunk } = ds.reader;
-  return { sample, ...coverWithAggregates({ grid, chunk, outdoor: ds.outdoor }, ds.aggregates.levels, chunks) };
+  return coverWithAggregates({ grid, chunk, outdoor: ds.outdoor }, ds.aggregates.levels, chunks);
 }
 
 /** The result of a computation over `sample` of `ds` (the meta the envelope reports, plus the blocks). */

@@ -145,7 +145,7 @@ function readRing(value: unknown, where: string, crs: AreaCrs, budget: { left: n
   if (budget.left < 0) {
     throw new ValidationError(`The body has more than ${budget.limit} positions; simplify the geometry or split it over requests (or use the asynchronous route).`);
   }
-  if (value.length < 4) throw new FeatureProblem(`${where} has ${value.length} positions; a linear ring needs at least 4 (the last repeating the first).`);
+  if (value.length < 4) throw new FeatureProblem(`${where} has ${value.length} position${value.length === 1 ? '' : 's'}; a linear ring needs at least 4 (the last repeating the first).`);
   const out: Position[] = [];
   for (let i = 0; i < value.length; i++) {
     const p = readPosition(value[i], `${where} position ${i}`, crs);

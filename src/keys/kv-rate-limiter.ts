@@ -36,6 +36,8 @@ function countOf(text: string, key: string): number {
 /** A request waiting to be counted. */
 interface Waiter {
   readonly limit: number;
+  /** Requests it counts (1, or an area's work). */
+  readonly cost: number;
   readonly nowMs: number;
   resolve(decision: RateDecision): void;
   reject(err: unknown): void;
@@ -52,15 +54,15 @@ export class KvRateLimiter implements RateLimiter {
   }
 
   /** Counts one request when the window has room (compare-and-set, retried on conflict). */
-  consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision> {
+  consume(bucket: string, limit: number, nowMs: number, cost = 1): Promise<RateDecision> {
     const key = rateKey(bucket, nowMs);
     return new Promise<RateDecision>((resolve, reject) => {
       const queue = this.#waiting.get(key);
       if (queue !== undefined) {
-        queue.push({ limit, nowMs, resolve, reject });
+        queue.push({ limit, cost, nowMs, resolve, reject });
         return;
       }
-      this.#waiting.set(key, [{ limit, nowMs, resolve, reject }]);
+      this.#waiting.set(key, [{ limit, cost, nowMs, resolve, reject }]);
       void this.#drain(key);
     });
   }
@@ -108,8 +110,8 @@ export class KvRateLimiter implements RateLimiter {
     const used = entry === undefined ? 0 : countOf(entry.string(), key);
     let count = used;
     const decisions = batch.map((w) => {
-      if (count >= w.limit) return decide(count, w.limit, w.nowMs, false);
-      count += 1;
+      if (count + w.cost > w.limit) return decide(count, w.limit, w.nowMs, false);
+      count += w.cost;
       return decide(count, w.limit, w.nowMs, true);
     });
     if (count === used) return decisions;

@@ -17,8 +17,11 @@ export interface RateDecision {
 
 /** Counts requests per bucket (one bucket per key) in UTC-minute windows. */
 export interface RateLimiter {
-  /** Counts one request if the window has room; `allowed` is false (and nothing counted) when it has none. */
-  consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision>;
+  /**
+   * Counts one request (or `cost` requests: work counted by size, e.g. an area's cells) if the window has room for
+   * all of them; `allowed` is false (and nothing counted) when it has not.
+   */
+  consume(bucket: string, limit: number, nowMs: number, cost?: number): Promise<RateDecision>;
   /** Reports the window without counting. */
   peek(bucket: string, limit: number, nowMs: number): Promise<RateDecision>;
   /**
@@ -63,15 +66,15 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   /** Counts one request when the window has room. */
-  async consume(bucket: string, limit: number, nowMs: number): Promise<RateDecision> {
-    return this.consumeNow(bucket, limit, nowMs);
+  async consume(bucket: string, limit: number, nowMs: number, cost = 1): Promise<RateDecision> {
+    return this.consumeNow(bucket, limit, nowMs, cost);
   }
 
   /** Counts one request when the window has room, synchronously. */
-  consumeNow(bucket: string, limit: number, nowMs: number): RateDecision {
+  consumeNow(bucket: string, limit: number, nowMs: number, cost = 1): RateDecision {
     const entry = this.#current(bucket, nowMs);
-    if (entry.used >= limit) return decide(entry.used, limit, nowMs, false);
-    entry.used += 1;
+    if (entry.used + cost > limit) return decide(entry.used, limit, nowMs, false);
+    entry.used += cost;
     return decide(entry.used, limit, nowMs, true);
   }
 

@@ -33,6 +33,7 @@ import { backendsFor, type NodeBackends } from './backends.js';
 import { geocoderFor } from './geocoders.js';
 import { buildApp } from './http-app.js';
 import { historicalService } from './statistics.js';
+import { AreaService } from '../area/area-service.js';
 
 
 /**
@@ -144,6 +145,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const historical = historicalService(config, backends, { geocoder, clock, logger, damage });
     // Computations still running (those whose clients timed out) settle and are cached before the back ends close.
     life.defer('statistics in flight', () => historical.drain());
+    const area = new AreaService({ backend: backends.compute, dataDir: config.dataDir, clock, timeoutMs: config.upstreamTimeoutMs, logger });
     // Live and forecast data: the configured model service, or the embedded one over the data directory.
     const modelService = await connectModelService({
       url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock, damage,
@@ -182,7 +184,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       warn: (message) => logger.warn({}, message),
     });
     const app = await buildApp({
-      config, keys: lookup, geocoder, historical, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
+      config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
     });
     log = app.log;
     // The server stops accepting and in-flight requests finish first.

@@ -13,6 +13,7 @@ import type { KeyLookup } from '../keys/key-types.js';
 import { MemoryRateLimiter, type RateLimiter } from '../keys/rate-limiter.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { HistoricalService } from '../services/historical-service.js';
+import type { AreaService } from '../area/area-service.js';
 import type { LiveService } from '../services/live-service.js';
 import type { ReportService } from '../reports/delivery/report-service.js';
 import type { MapService } from '../map/map-service.js';
@@ -34,6 +35,7 @@ import { citiesRoutes } from '../api/routes/cities.js';
 import { geocodeRoutes } from '../api/routes/geocode.js';
 import { healthRoutes } from '../api/routes/health.js';
 import { historicalRoutes } from '../api/routes/historical.js';
+import { areaRoutes } from '../api/routes/area.js';
 import { keyRoutes } from '../api/routes/key.js';
 import { liveRoutes } from '../api/routes/live.js';
 import { reportsRoutes } from '../api/routes/reports.js';
@@ -64,6 +66,8 @@ export interface AppDeps {
   readonly geocoder: Geocoder;
   /** Historical statistics over the compute back end and the persistent cache. */
   readonly historical: HistoricalService;
+  /** Statistics for areas; without it, POST /historical/area is not served. */
+  readonly area?: AreaService;
   /** Live and forecast records from the model service; without it, /realtime and /forecast are not served. */
   readonly live?: LiveService;
   /** Report jobs, their status and files; without it, /reports is not served. */
@@ -167,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(keyRoutes, { limits: config.limits });
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
+      if (deps.area !== undefined) await v1.register(areaRoutes, { area: deps.area });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });
       if (deps.map !== undefined) await v1.register(mapRoutes, { map: deps.map, publicUrl: config.publicUrl });

@@ -44,20 +44,23 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Products below HTTP.
   services: ['cities', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'scales', 'stats', 'store', 'upstream', 'util'],
+  // Statistics for areas: geometry (geo), the kernels over a cell mask and the atlas grids (compute), the historical
+  // answer's metric rules (services).
+  area: ['cities', 'classification', 'compute', 'errors', 'geo', 'keys', 'services', 'stats', 'store', 'util'],
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
   // annual map layers' tiles as the map does.
   atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
-  api: ['cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
+  api: ['area', 'cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
   reference: ['api'],
   // Settings: the table of SVC_* variables, read by the entry points and handed down as plain options.
   config: ['errors', 'keys'],
   // The composition root: builds API and worker nodes from one record of back ends.
-  nodes: ['addresses', 'api', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
+  nodes: ['addresses', 'api', 'area', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
   cli: ['addresses', 'api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
-  workers: ['compute', 'map', 'model', 'reports', 'store'],
+  workers: ['area', 'compute', 'map', 'model', 'reports', 'store'],
 };
 
 /** The arrows of `edges` the table does not allow, as `from → to  path:line`. */

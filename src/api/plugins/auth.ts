@@ -26,6 +26,11 @@ declare module 'fastify' {
     keyGuard(product: Product | 'any'): onRequestAsyncHookHandler;
     /** onRequest hook of a keyless endpoint: checks a key only when one is presented, never rate-limits. */
     optionalKey: onRequestAsyncHookHandler;
+    /**
+     * Counts `units` − 1 more requests of a keyed request whose work is known only after its body is read (the guard
+     * counted the first); 429 `rate_limited` when the window lacks room for them, nothing more counted then.
+     */
+    chargeWork(request: FastifyRequest, reply: FastifyReply, units: number): Promise<void>;
   }
 }
 
@@ -103,6 +108,13 @@ export const authPlugin: FastifyPluginAsync<AuthOptions> = shared(async (app, op
       }
       await enforceRateLimit(options.limiter, reply, bucket, limit, now);
     };
+  });
+
+  app.decorate('chargeWork', async (request: FastifyRequest, reply: FastifyReply, units: number) => {
+    const key = request.apiKey;
+    if (key === null || units <= 1) return;
+    const limit = keyLimits(key, options.limits).ratePerMin;
+    await enforceRateLimit(options.limiter, reply, keyBucket(key), limit, options.clock.now(), units - 1, true);
   });
 
   app.decorate('optionalKey', async (request: FastifyRequest) => {

@@ -19,19 +19,27 @@ function setRateHeaders(reply: FastifyReply, decision: RateDecision): void {
   reply.header('x-ratelimit-reset', String(decision.resetEpochS));
 }
 
-/** Counts one request for `bucket`; throws RateLimitedError (after setting the headers) when the window is full. */
+/**
+ * Counts one request (or `cost`) for `bucket`; throws RateLimitedError (after setting the headers) when the window
+ * lacks room.
+ */
 export async function enforceRateLimit(
   limiter: RateLimiter,
   reply: FastifyReply,
   bucket: string,
   limit: number,
   nowMs: number,
+  cost = 1,
+  /** The cost is work counted beyond a request already counted (the refusal says so). */
+  work = false,
 ): Promise<void> {
-  const decision = await limiter.consume(bucket, limit, nowMs);
+  const decision = await limiter.consume(bucket, limit, nowMs, cost);
   setRateHeaders(reply, decision);
   if (!decision.allowed) {
     throw new RateLimitedError(
-      `This key's limit of ${limit} requests per minute is used up; the next window starts in ${decision.retryAfterS} s.`,
+      work
+        ? `This request's work counts as ${cost} more requests, and this key's limit of ${limit} requests per minute has ${decision.remaining} left; the next window starts in ${decision.retryAfterS} s.`
+        : `This key's limit of ${limit} requests per minute is used up; the next window starts in ${decision.retryAfterS} s.`,
       decision.retryAfterS,
     );
   }

@@ -1,0 +1,161 @@
+/**
+ * Statistics for areas (`POST /v1/historical/area`) below the HTTP layer, in the order every check comes before work:
+ * the metrics the key holds (403 for the request), the body read feature by feature (a bad body is the request's
+ * 400, a bad feature that feature's own problem), each feature's coverage, city scope and product, its cells planned
+ * with exact coverage fractions, the request's cells against the synchronous limit, the work counted against the
+ * rate limit, and only then the kernels. One feature's failure never fails the others.
+ */
+import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
+import { ForbiddenError, ProductUnavailableError, ServiceError, UpstreamError, UpstreamTimeoutError, ValidationError, DamagedDataError } from '../errors.js';
+import { readAreaBody, type AreaCrs } from '../geo/geojson-polygons.js';
+import type { MultiPolygonRings } from '../geo/polygon.js';
+import { checkCity, holdsMetric, type Entitlement } from '../keys/entitlement.js';
+import { computeDataset } from '../compute/dataset-cache.js';
+import { checkCityMetrics } from '../services/historical-answer.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import {
+  AREA_BBOX_FACTOR, AREA_MAX_FEATURES, AREA_MAX_POSITIONS, AREA_SYNC_CELL_LIMIT, areaRequestUnits,
+} from './area-limits.js';
+import { answeringCoverage, boundingCells, planAreaCells } from './area-plan.js';
+import { computeArea, type AreaBackend, type AreaResult, type PlannedFeature } from './compute-area.js';
+
+/** What the request asked, besides the GeoJSON body. */
+export interface AreaOptions {
+  readonly metrics?: readonly StatMetric[];
+  /** 0 to 1; undefined: a cell counts when its centre lies inside. */
+  readonly minCoverage?: number;
+}
+
+/** One feature of the answer: its result, or its error. */
+export type AreaFeatureAnswer =
+  | { readonly index: number; readonly id: string | number | null; readonly result: AreaResult }
+  | { readonly index: number; readonly id: string | number | null; readonly error: ServiceError };
+
+/** The answer. */
+export interface AreaAnswer {
+  /** `single`: the body was one geometry or Feature (its failure is the response's problem). */
+  readonly kind: 'single' | 'collection';
+  readonly crs: AreaCrs;
+  readonly features: readonly AreaFeatureAnswer[];
+  /** Grid cells the answered features touch together, and the requests they counted. */
+  readonly cells: number;
+  readonly units: number;
+}
+
+/** What the service needs. */
+export interface AreaServiceDeps {
+  readonly backend: AreaBackend;
+  /** Where this process reads grids and outdoor masks for planning (as the planned compute does). */
+  readonly dataDir: string;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly logger?: Pick<Logger, 'error'>;
+}
+
+/** Counts `units` requests of the key's window; throws `RateLimitedError` when the window lacks room. */
+export type ChargeWork = (units: number) => Promise<void>;
+
+const PASS_THROUGH = new Set(['outside_coverage', 'product_unavailable', 'validation_error', 'forbidden']);
+
+/** Serves area statistics; one instance per process. */
+export class AreaService {
+  readonly #deps: AreaServiceDeps;
+
+  constructor(deps: AreaServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Answers one request for `key`; `charge` counts its work against the rate limit once it is known, before any. */
+  async answer(body: unknown, options: AreaOptions, key: Entitlement, charge: ChargeWork): Promise<AreaAnswer> {
+    const read = readAreaBody(body, { maxFeatures: AREA_MAX_FEATURES, maxPositions: AREA_MAX_POSITIONS });
+    const named = options.metrics === undefined ? undefined : STAT_METRICS.filter((m) => options.metrics!.includes(m));
+    const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
+    const missing = (named ?? []).filter((m) => !held.includes(m));
+    if (missing.length > 0) throw new ForbiddenError(`This API key does not hold the metric${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}.`);
+    if (named === undefined && held.length === 0) throw new ForbiddenError('This API key holds none of the metrics air, wind and thermal.');
+    const minCoverage = options.minCoverage;
+    if (minCoverage !== undefined && !(minCoverage > 0 && minCoverage <= 1)) throw new ValidationError('min_coverage must be above 0 and at most 1.');
+
+    const answers: AreaFeatureAnswer[] = [];
+    const planned: PlannedFeature[] = [];
+    for (const f of read.features) {
+      if (f.error !== undefined) {
+        answers[f.index] = { index: f.index, id: f.id, error: f.error };
+        continue;
+      }
+      try {
+        planned.push(await this.#plan(f.index, f.id, f.polygons!, key, named, held, minCoverage));
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        answers[f.index] = { index: f.index, id: f.id, error: prefixed(err, f.index, f.id) };
+      }
+    }
+    const touched = planned.map((p) => p.cells.touched);
+    const cells = touched.reduce((a, b) => a + b, 0);
+    if (cells > AREA_SYNC_CELL_LIMIT) {
+      throw new ValidationError(
+        `The area touches ${cells} grid cells; at most ${AREA_SYNC_CELL_LIMIT} are answered synchronously. ` +
+          'Submit it as an asynchronous job (docs: Areas), or split it over requests.',
+      );
+    }
+    const units = areaRequestUnits(touched);
+    await charge(units);
+    const outcomes = await this.#withTimeout(computeArea(planned, this.#deps.backend, this.#deps.dataDir));
+    for (const o of outcomes) {
+      if (o.ok) answers[o.result.index] = { index: o.result.index, id: o.result.id, result: o.result };
+      else answers[o.index] = { index: o.index, id: o.id, error: prefixed(this.#clientError(o.error), o.index, o.id) };
+    }
+    return { kind: read.kind, crs: read.crs, features: answers, cells, units };
+  }
+
+  /** Coverage, scope and cells of one valid feature; its errors are its own. */
+  async #plan(
+    index: number, id: string | number | null, polygons: MultiPolygonRings,
+    key: Entitlement, named: readonly StatMetric[] | undefined, held: readonly StatMetric[], minCoverage: number | undefined,
+  ): Promise<PlannedFeature> {
+    const coverage = answeringCoverage(polygons);
+    const city = coverage.kind === 'city' ? coverage.city : undefined;
+    if (city !== undefined) {
+      checkCity(key, city.id);
+      if (!city.products.historical) throw new ProductUnavailableError(`The city '${city.id}' does not offer historical statistics.`);
+      checkCityMetrics(city, named, held);
+    }
+    const ds = await computeDataset(this.#deps.dataDir, coverage.dataset).catch((err: unknown) => {
+      throw this.#clientError(err);
+    });
+    const spanned = boundingCells(polygons, ds.reader.grid);
+    if (spanned > AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT) {
+      throw new ValidationError(
+        `Its bounding box spans ${spanned} grid cells of '${coverage.dataset}'; at most ${AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT} are planned synchronously. ` +
+          'Submit it as an asynchronous job (docs: Areas), or split it.',
+      );
+    }
+    const cells = planAreaCells(polygons, ds.reader.grid, ds.outdoor, minCoverage);
+    return { index, id, dataset: coverage.dataset, city, cells, named, held, minCoverage };
+  }
+
+  /** A back end failure as a client sees it: request errors pass, damaged data pass, everything else is upstream. */
+  #clientError(err: unknown): ServiceError {
+    if (err instanceof ServiceError && (PASS_THROUGH.has(err.code) || err instanceof DamagedDataError)) return err;
+    if (err instanceof UpstreamError || err instanceof UpstreamTimeoutError) return err;
+    this.#deps.logger?.error({ err }, 'compute back end failed for an area');
+    return new UpstreamError('The compute back end failed; retrying is reasonable.', { cause: err });
+  }
+
+  #withTimeout<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const cancel = this.#deps.clock.setTimer(this.#deps.timeoutMs, () =>
+        reject(new UpstreamTimeoutError(`The area was not computed within ${this.#deps.timeoutMs} ms; retry later or submit it as an asynchronous job.`)));
+      work.then((v) => { cancel(); resolve(v); }, (e: unknown) => { cancel(); reject(e); });
+    });
+  }
+}
+
+/** The error with the feature named first (messages of the geometry reader already name it). */
+function prefixed(err: ServiceError, index: number, id: string | number | null): ServiceError {
+  if (err.message.startsWith('Feature ')) return err;
+  const name = id === null ? `Feature ${index}` : `Feature ${index} (id ${JSON.stringify(id)})`;
+  const copy = new ServiceError(err.code, `${name}: ${err.message}`, { cause: err, extra: { ...err.extra } });
+  return copy;
+}
