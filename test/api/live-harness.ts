@@ -7,6 +7,8 @@
  */
 import type { OpenApiDocument } from '../../src/reference/openapi-types.js';
 import type { FastifyInstance } from 'fastify';
+import { AreaService } from '../../src/area/area-service.js';
+import { FIXTURE_DATA_DIR } from '../helpers/fixture-paths.js';
 import { buildApp } from '../../src/nodes/http-app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -105,7 +107,8 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
   const map = new MapService({
     model, keys, clock, renderer: inProcessRenderer, secret: TEST_TILE_SECRET, sliceCacheBytes: 64 * 1024 * 1024, tileCacheBytes: 16 * 1024 * 1024,
   });
-  const app = await buildApp({ config, keys, geocoder, historical, live, map, clock, reports: reports.service });
+  const area = new AreaService({ backend: compute, dataDir: FIXTURE_DATA_DIR, clock, timeoutMs: 30_000 });
+  const app = await buildApp({ config, keys, geocoder, historical, area, live, map, clock, reports: reports.service });
   await app.ready();
   reports.runner.start();
   return {

@@ -79,6 +79,7 @@ describe('GET /v1/openapi.json under Redocly\'s recommended ruleset', () => {
       'GET /v1/key': 'getKey',
       'GET /v1/geocode': 'geocodeAddress',
       'GET /v1/historical/stats': 'getHistoricalStats',
+      'POST /v1/historical/area': 'postHistoricalArea',
       'GET /v1/realtime': 'getRealtimeRecords',
       'GET /v1/forecast': 'getForecastRecords',
       'POST /v1/reports': 'createReport',

@@ -77,12 +77,30 @@ const ProblemSchema = Type.Object({
   type: Type.String(), code: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(), request_id: Type.String(),
 }, { description: 'This feature\'s problem (RFC 9457): validation_error 400, forbidden 403, outside_coverage or product_unavailable 422, upstream_error 502.' });
 
+const envelope = StatsEnvelopeSchema.properties;
+
+const AreaStatisticsSchema = Type.Object({
+  meta: Type.Object({
+    dataset: envelope.meta.properties.dataset,
+    reference_year: envelope.meta.properties.reference_year,
+    sampling: stringEnum(['centre', 'min_coverage', 'touched'], {
+      description: 'centre: outdoor cells whose centre lies inside; min_coverage: outdoor cells covered at least min_coverage; touched: the polygon is too small or thin for either, every outdoor cell it touches.',
+    }),
+    min_coverage: Type.Optional(Type.Number({ description: 'The min_coverage asked.' })),
+    n_cells: Type.Integer({ description: 'Outdoor grid cells pooled.' }),
+    hours: envelope.meta.properties.hours,
+    generated_utc: envelope.meta.properties.generated_utc,
+    metrics: envelope.meta.properties.metrics,
+  }),
+  air: envelope.air, wind: envelope.wind, thermal: envelope.thermal,
+}, { description: 'The pooled statistics of the outdoor cells of the mask, computed by the kernels per hour over the cells as for a radius: the blocks of /historical/stats.' });
+
 const FeatureResultSchema = Type.Object({
   index: Type.Integer({ description: 'Position in the body, from 0.' }),
   id: nullable(Type.Union([Type.String(), Type.Number()], { description: 'The feature\'s id, echoed; null when it has none.' })),
   city: Type.Optional(CityRefSchema),
   area: Type.Optional(AreaBudgetSchema),
-  statistics: Type.Optional({ ...Type.Omit(StatsEnvelopeSchema, ['city', 'location']), description: 'The pooled statistics of the outdoor cells of the mask: the fields of /historical/stats, meta.sampling centre, min_coverage or touched.' }),
+  statistics: Type.Optional(AreaStatisticsSchema),
   distribution: Type.Optional(DistributionSchema),
   problem: Type.Optional(ProblemSchema),
 });

@@ -6,6 +6,7 @@
  */
 import { PROBLEMS, type ProblemCode } from '../../api/problems.js';
 import {
+  AREA_EXAMPLE,
   FORECAST_EXAMPLE,
   GEOCODE_EXAMPLE,
   KEY_EXAMPLE,
@@ -74,6 +75,24 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { ...AT_GRAND_PLACE, metrics: 'air,wind,thermal' },
     send: ['lat', 'lon', 'radius'],
     answer: STATS_EXAMPLE,
+  },
+  'POST /v1/historical/area': {
+    params: { metrics: 'air', min_coverage: 0.5 },
+    send: ['metrics'],
+    body: {
+      type: 'Feature', id: 'school-yard',
+      geometry: { type: 'Polygon', coordinates: [[[4.3515, 50.8462], [4.3525, 50.8462], [4.3525, 50.8468], [4.3515, 50.8468], [4.3515, 50.8462]]] },
+    },
+    answer: AREA_EXAMPLE,
+    problems: {
+      validation_error: 'Feature 0 (id "school-yard") is not simple: ring 0 (exterior) edge 0 meets edge 2 near (149012.31, 170612.07) in EPSG:31370 metres (self-intersection).',
+      outside_coverage: 'Feature 0 (id "school-yard"): The area lies outside every covered area (Belgium).',
+      product_unavailable: "Feature 0 (id \"school-yard\"): The city 'ghent' does not model 'thermal'.",
+      forbidden: "This API key does not include the product 'historical'.",
+      payload_too_large: 'The request body is larger than the service accepts.',
+      unsupported_media_type: 'The request body has a content type this endpoint does not accept.',
+      upstream_error: 'The compute back end failed; retrying is reasonable.',
+    },
   },
   'GET /v1/realtime': { params: AT_GRAND_PLACE, send: ['lat', 'lon', 'radius'], answer: REALTIME_EXAMPLE },
   'GET /v1/forecast': { params: AT_GRAND_PLACE, send: ['lat', 'lon', 'radius'], answer: FORECAST_EXAMPLE },

@@ -3,6 +3,8 @@
  * embedded geocoder (or a given one). `issue` creates keys the way the operator CLI does.
  */
 import type { FastifyInstance } from 'fastify';
+import { AreaService } from '../../../src/area/area-service.js';
+import { FIXTURE_DATA_DIR } from '../../helpers/fixture-paths.js';
 import { buildApp } from '../../../src/nodes/http-app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../../src/config.js';
 import { openDatabase, type Database } from '../../../src/db/database.js';
@@ -75,8 +77,10 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     computeVersion: `test-${config.version}`,
   });
   const reports = options.reports ? await options.reports({ db, clock, geocoder, config }) : undefined;
+  // Areas over the fixture datasets' grids, the fake back end's blocks.
+  const area = new AreaService({ backend: compute, dataDir: FIXTURE_DATA_DIR, clock, timeoutMs: config.upstreamTimeoutMs });
   const app = await buildApp({
-    config, keys, geocoder, historical, clock,
+    config, keys, geocoder, historical, area, clock,
     ...(reports ? { reports } : {}),
     ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),

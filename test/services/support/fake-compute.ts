@@ -2,6 +2,8 @@
  * Test double of the compute back end: deterministic blocks derived from the request, per-dataset metric sets, and
  * hooks to hold computations open (to test single-flight and time-outs) or make them fail.
  */
+import { areaFigures, type AreaFiguresTask } from '../../../src/area/area-figures-task.js';
+import type { BlocksValue, ComputeTask } from '../../../src/compute/protocol.js';
 import type { StatMetric } from '../../../src/cities/city-types.js';
 import type { ComputeBackend, StatsComputation, StatsRequest } from '../../../src/compute/compute-types.js';
 import { OutsideCoverageError } from '../../../src/errors.js';
@@ -75,6 +77,21 @@ export class FakeCompute implements ComputeBackend {
       generated_utc: '2025-01-01T00:00:00.000Z',
       blocks,
     };
+  }
+
+  /** Blocks of a set of cells (the area back end): the fake blocks of the dataset, as for a request at its first cell. */
+  async computeCells(dataset: string, cells: Int32Array): Promise<BlocksValue> {
+    if (this.gate) await this.gate;
+    if (this.failure) throw this.failure;
+    const known = FAKE_DATASETS[dataset]!;
+    const request: StatsRequest = { dataset, lat: cells[0] ?? 0, lon: cells.length };
+    return Object.fromEntries(known.metrics.map((m) => [m, fakeBlock(m, request)]));
+  }
+
+  /** Runs an area task in this thread (the area back end's atlas figures read the data directory they name). */
+  async runTask<T>(task: ComputeTask): Promise<T> {
+    if (task.kind !== 'area-figures') throw new Error(`FakeCompute runs no '${task.kind}' task.`);
+    return (await areaFigures(task as unknown as AreaFiguresTask)) as T;
   }
 
   async close(): Promise<void> {
