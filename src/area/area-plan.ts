@@ -79,7 +79,7 @@ export function answeringCoverage(polygons: MultiPolygonRings): Exclude<Coverage
 
 /**
  * Plans the cells of `polygons` in a grid with its outdoor mask. `minCoverage` undefined: a cell counts when its
- * centre lies inside; else when its coverage fraction reaches it. When no outdoor cell counts but the polygon touches
+ * centre lies inside; else when its coverage fraction reaches it (within 1e-9, rounding). When no outdoor cell counts but the polygon touches
  * some (a polygon smaller than a cell, a thin strip), the touched outdoor cells answer (`touched`). Overlapping parts
  * or a hole outside its exterior are a ValidationError; no outdoor cell touched at all an OutsideCoverageError.
  */
@@ -102,7 +102,7 @@ export function planAreaCells(polygons: MultiPolygonRings, grid: GridGeometry, o
       outdoor += m2;
       outdoorCells.push(cell);
       weights.push(m2);
-      const counts = minCoverage === undefined ? cover.centreInside[i] === 1 : cover.fractions[i]! >= minCoverage;
+      const counts = minCoverage === undefined ? cover.centreInside[i] === 1 : cover.fractions[i]! >= minCoverage - 1e-9;
       if (counts) mask.push(cell);
     } else if (kind === 0) buildings += m2;
     else noData += m2;

@@ -127,15 +127,15 @@ function ringName(r: number): string {
 function readPolygon(value: unknown, where: string, crs: AreaCrs, budget: { left: number; limit: number }): Position[][] {
   if (!Array.isArray(value) || value.length === 0) throw new FeatureProblem(`${where}has no rings: a polygon is an array of linear rings.`);
   const rings = value.map((ring, r) => readRing(ring, `${where}${ringName(r)}`, crs, budget));
-  rings.forEach((ring, r) => {
-    if (ringArea(ring) === 0) throw new FeatureProblem(`${where}${ringName(r)} encloses no area.`);
-  });
   const hit = findEdgeContact(rings);
   if (hit !== undefined) {
     const a = `${ringName(hit.ringA)} edge ${hit.edgeA}`;
     const b = hit.ringA === hit.ringB ? `edge ${hit.edgeB}` : `${ringName(hit.ringB)} edge ${hit.edgeB}`;
     throw new FeatureProblem(`${where}is not simple: ${a} meets ${b} near (${hit.at[0].toFixed(2)}, ${hit.at[1].toFixed(2)}) in EPSG:31370 metres (self-intersection).`);
   }
+  rings.forEach((ring, r) => {
+    if (ringArea(ring) === 0) throw new FeatureProblem(`${where}${ringName(r)} encloses no area.`);
+  });
   return rings;
 }
 
