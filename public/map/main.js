@@ -11,6 +11,7 @@
  * `data-idle-seq` counts the map's idle events after a change; `window.__map` is the MapLibre map.
  */
 import { absolute, cityFromFragment, getJson, keyFromFragment } from './api.js';
+import { AreaTool } from './area-panel.js';
 import { cellSummary, fieldInfo, figureInfo, renderCell } from './cell-panel.js';
 import { renderLegend } from './legend.js';
 import { ALL_DATA_LAYERS, annualLayer, DATA_LAYERS, MapView } from './map-view.js';
@@ -31,7 +32,7 @@ const root = document.documentElement;
 const state = {
   key: undefined, scales: new Map(), views: [], catalog: undefined, steps: [], step: 0, layer: undefined,
   viewOf: {}, scaleOf: {}, tilejson: new Map(), fields: {}, view: undefined, idleSeq: 0, applySeq: 0,
-  timer: undefined, refreshing: undefined, lastRefresh: 0, popup: undefined,
+  timer: undefined, refreshing: undefined, lastRefresh: 0, popup: undefined, area: undefined,
   /** `timed` (live and forecast) or `annual` (the reference year); the figure shown per layer, and its legend. */
   mode: 'timed', figureOf: {}, legend: undefined, referenceYear: undefined,
   /** Sources to make anew on their next use: their URLs were signed again. */
@@ -311,6 +312,7 @@ function buildControls() {
 }
 
 function onClick(e) {
+  if (state.area?.active) return state.area.click(e.lngLat, e.point);
   const { data, building } = state.view.featuresAt(e.point);
   const entry = state.mode === 'annual' ? undefined : state.steps[state.step]?.layers[state.layer];
   const scale = shownScale();
@@ -386,6 +388,7 @@ async function start() {
     state.view.map.on('error', (e) => void onMapError(e));
     state.view.map.on('click', onClick);
     await showBuildings();
+    state.area = new AreaTool(state.view.map, state.key, { draw: $('area-draw'), finish: $('area-finish'), status: $('area-status'), body: $('area-body') });
     if (!buildControls()) {
       showProblem({ title: 'No map layer for this key', detail: 'The key holds none of the metrics thermal, wind or air.' });
       settle();

@@ -152,6 +152,33 @@ describe.runIf(runs)('the map page in a browser', () => {
     await page.close();
   });
 
+  it('draws an area and shows its budget, class shares and the request that produced them', async () => {
+    const areaKey = e2e.issue({ type: 'pk', label: 'map page area', products: ['map', 'historical'], origins: [e2e.base] });
+    const { page, problems } = await open(`#key=${areaKey}`);
+    await page.click('#area-draw');
+    // Corners around Grand-Place, inside the fixture's grid.
+    const at = (lon: number, lat: number) => page.evaluate(([x, y]) => {
+      const map = (window as any).__map;
+      const p = map.project([x, y]);
+      const box = map.getCanvas().getBoundingClientRect();
+      return { x: box.left + p.x, y: box.top + p.y };
+    }, [lon, lat]);
+    for (const [lon, lat] of [[4.3505, 50.8458], [4.3535, 50.8458], [4.3535, 50.8474], [4.3505, 50.8474]]) {
+      const p = await at(lon!, lat!);
+      await page.mouse.click(p.x, p.y);
+    }
+    await page.click('#area-finish');
+    await page.waitForSelector('#area-panel[data-state="answered"]');
+    expect(await page.textContent('#area-body caption')).toMatch(/^Area budget · brussels_extended, 20 m cells$/);
+    expect(await page.locator('#area-body .area-classes').count()).toBe(3);
+    expect(await page.textContent('#area-body code')).toContain('/historical/area');
+    expect(await page.evaluate(() => (window as any).__map.querySourceFeatures('area-drawing').some((f: any) => f.geometry.type === 'Polygon'))).toBe(true);
+    await mapShot(page, 'area');
+    if (SHOTS) await page.locator('#area-panel').screenshot({ path: join(SHOTS, 'area-panel.png') });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows the reference year: annual layers, a figure switcher, the published legend, and a cell\'s annual figures', async () => {
     const { page, problems } = await open(`#key=${key}`);
     expect(await page.locator('#period-group').isVisible()).toBe(true);
