@@ -66,6 +66,7 @@ export interface BenchModule {
 /** Every benchmark, by the name given on the command line. */
 export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = {
   addresses: () => import('./addresses.js'),
+  area: () => import('./area.js'),
   atlas: () => import('./atlas.js'),
   'chunk-index': () => import('./chunk-index.js'),
   cluster: () => import('./cluster.js'),
