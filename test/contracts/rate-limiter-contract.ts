@@ -47,6 +47,14 @@ export function describeRateLimiter(name: string, make: () => RateLimiter): void
       expect(await limiter.peek(a, 2, MINUTE)).toMatchObject({ allowed: false, remaining: 0 });
     });
 
+    it('counts work of several requests at once, all or nothing', async () => {
+      const a = fresh();
+      expect(await limiter.consume(a, 5, MINUTE, 3)).toMatchObject({ allowed: true, remaining: 2 });
+      expect(await limiter.consume(a, 5, MINUTE, 3)).toMatchObject({ allowed: false, remaining: 2 });
+      expect(await limiter.consume(a, 5, MINUTE, 2)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.peek(a, 5, MINUTE)).toMatchObject({ allowed: false, remaining: 0 });
+    });
+
     it('does not count a refused request', async () => {
       const a = fresh();
       await limiter.consume(a, 1, MINUTE);
