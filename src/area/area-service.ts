@@ -43,8 +43,19 @@ export interface AreaAnswer {
   readonly units: number;
 }
 
+/** A body read and planned: the features ready to compute, the features already failed, the cells they touch. */
+export interface AreaPlan {
+  readonly kind: 'single' | 'collection';
+  readonly crs: AreaCrs;
+  readonly planned: readonly PlannedFeature[];
+  readonly failed: readonly AreaFeatureAnswer[];
+  readonly cells: number;
+}
+
 /** What the service needs. */
 export interface AreaServiceDeps {
+  /** Cells a synchronous answer may touch (default AREA_SYNC_CELL_LIMIT). */
+  readonly cellLimit?: number;
   readonly backend: AreaBackend;
   /** Where this process reads grids and outdoor masks for planning (as the planned compute does). */
   readonly dataDir: string;
@@ -66,8 +77,12 @@ export class AreaService {
     this.#deps = deps;
   }
 
-  /** Answers one request for `key`; `charge` counts its work against the rate limit once it is known, before any. */
-  async answer(body: unknown, options: AreaOptions, key: Entitlement, charge: ChargeWork): Promise<AreaAnswer> {
+  /**
+   * Reads and plans a body for `key` without computing anything: the request's checks (403 metrics, 400 body), then
+   * per feature its coverage, scope and cells (its errors its own). What an asynchronous job calls before
+   * `computeArea` (src/area/compute-area.ts), with a bounding-box limit of its own.
+   */
+  async plan(body: unknown, options: AreaOptions, key: Entitlement, bboxCellLimit = AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT): Promise<AreaPlan> {
     const read = readAreaBody(body, { maxFeatures: AREA_MAX_FEATURES, maxPositions: AREA_MAX_POSITIONS });
     const named = options.metrics === undefined ? undefined : STAT_METRICS.filter((m) => options.metrics!.includes(m));
     const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
@@ -77,42 +92,51 @@ export class AreaService {
     const minCoverage = options.minCoverage;
     if (minCoverage !== undefined && !(minCoverage > 0 && minCoverage <= 1)) throw new ValidationError('min_coverage must be above 0 and at most 1.');
 
-    const answers: AreaFeatureAnswer[] = [];
+    const failed: AreaFeatureAnswer[] = [];
     const planned: PlannedFeature[] = [];
     for (const f of read.features) {
       if (f.error !== undefined) {
-        answers[f.index] = { index: f.index, id: f.id, error: f.error };
+        failed.push({ index: f.index, id: f.id, error: f.error });
         continue;
       }
       try {
-        planned.push(await this.#plan(f.index, f.id, f.polygons!, key, named, held, minCoverage));
+        planned.push(await this.#plan(f.index, f.id, f.polygons!, key, named, held, minCoverage, bboxCellLimit));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
-        answers[f.index] = { index: f.index, id: f.id, error: prefixed(err, f.index, f.id) };
+        failed.push({ index: f.index, id: f.id, error: prefixed(err, f.index, f.id) });
       }
     }
-    const touched = planned.map((p) => p.cells.touched);
-    const cells = touched.reduce((a, b) => a + b, 0);
-    if (cells > AREA_SYNC_CELL_LIMIT) {
+    const cells = planned.reduce((n, p) => n + p.cells.touched, 0);
+    return { kind: read.kind, crs: read.crs, planned, failed, cells };
+  }
+
+  /** Answers one request for `key`; `charge` counts its work against the rate limit once it is known, before any. */
+  async answer(body: unknown, options: AreaOptions, key: Entitlement, charge: ChargeWork): Promise<AreaAnswer> {
+    const plan = await this.plan(body, options, key);
+    const limit = this.#deps.cellLimit ?? AREA_SYNC_CELL_LIMIT;
+    if (plan.cells > limit) {
       throw new ValidationError(
-        `The area touches ${cells} grid cells; at most ${AREA_SYNC_CELL_LIMIT} are answered synchronously. ` +
+        `The area touches ${plan.cells} grid cells; at most ${limit} are answered synchronously. ` +
           'Submit it as an asynchronous job (docs: Areas), or split it over requests.',
       );
     }
-    const units = areaRequestUnits(touched);
+    const units = areaRequestUnits(plan.planned.map((p) => p.cells.touched));
     await charge(units);
-    const outcomes = await this.#withTimeout(computeArea(planned, this.#deps.backend, this.#deps.dataDir));
+    const answers: AreaFeatureAnswer[] = [];
+    for (const f of plan.failed) answers[f.index] = f;
+    const outcomes = await this.#withTimeout(computeArea(plan.planned, this.#deps.backend, this.#deps.dataDir));
     for (const o of outcomes) {
       if (o.ok) answers[o.result.index] = { index: o.result.index, id: o.result.id, result: o.result };
       else answers[o.index] = { index: o.index, id: o.id, error: prefixed(this.#clientError(o.error), o.index, o.id) };
     }
-    return { kind: read.kind, crs: read.crs, features: answers, cells, units };
+    return { kind: plan.kind, crs: plan.crs, features: answers, cells: plan.cells, units };
   }
 
   /** Coverage, scope and cells of one valid feature; its errors are its own. */
   async #plan(
     index: number, id: string | number | null, polygons: MultiPolygonRings,
     key: Entitlement, named: readonly StatMetric[] | undefined, held: readonly StatMetric[], minCoverage: number | undefined,
+    bboxCellLimit: number,
   ): Promise<PlannedFeature> {
     const coverage = answeringCoverage(polygons);
     const city = coverage.kind === 'city' ? coverage.city : undefined;
@@ -125,9 +149,9 @@ export class AreaService {
       throw this.#clientError(err);
     });
     const spanned = boundingCells(polygons, ds.reader.grid);
-    if (spanned > AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT) {
+    if (spanned > bboxCellLimit) {
       throw new ValidationError(
-        `Its bounding box spans ${spanned} grid cells of '${coverage.dataset}'; at most ${AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT} are planned synchronously. ` +
+        `Its bounding box spans ${spanned} grid cells of '${coverage.dataset}'; at most ${bboxCellLimit} are planned synchronously. ` +
           'Submit it as an asynchronous job (docs: Areas), or split it.',
       );
     }
