@@ -105,6 +105,18 @@ describe('an API node in cluster mode with two worker processes', () => {
     });
   }
 
+  it('answers an area (its pooled statistics and atlas task on the workers) exactly as the embedded default', async () => {
+    const body = { type: 'Feature', id: 'site', geometry: { type: 'Polygon', coordinates: [[[4.3500, 50.8450], [4.3530, 50.8450], [4.3530, 50.8470], [4.3500, 50.8470], [4.3500, 50.8450]]] } };
+    const [fromCluster, fromEmbedded] = await Promise.all([[cluster, clusterKey], [embedded, embeddedKey]].map(async ([node, key]) => {
+      const res = await (node as E2eServer).post('/v1/historical/area', body, key as string);
+      expect(res.status, res.text).toBe(200);
+      delete res.json.features[0].statistics.meta.generated_utc;
+      return res.json;
+    }));
+    expect(fromCluster.features[0].statistics.meta.n_cells).toBeGreaterThan(10);
+    expect(fromCluster).toEqual(fromEmbedded);
+  });
+
   it('draws map tiles on the workers byte for byte as the embedded pool draws them', async () => {
     const catalog = (await cluster.get('/v1/map/brussels', clusterKey)).json;
     const [x, y] = tileAt(14);
