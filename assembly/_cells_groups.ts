@@ -13,6 +13,13 @@ import { sumColumn } from './_cells_sums';
 import { param } from './_numeric';
 
 /**
+ * −32768 in 8 lanes, read from memory inside the loops: V8 builds a vector constant anew at every use in a loop (two
+ * instructions), where a load is one. Thresholds are read inside the loops too, so that the accumulators keep their
+ * registers: an accumulator spilled to the stack chains every iteration through a store and a load.
+ */
+const FLIP: usize = memory.data<i16>([-32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768]);
+
+/**
  * Air of one group for hours [ha, hb): graded and worse-than-good hours (both again for daytime hours, whose calendar
  * bucket is a season's), then per pollutant the hours with data and the concentration sum.
  */
@@ -21,16 +28,14 @@ export function airGroup(
   state: usize, n: usize, off: usize,
 ): void {
   const t = th + (<usize>PT_AIR << 4);
-  const v0 = v128.load(t), g0 = v128.load(t, 16), v1 = v128.load(t, 32), g1 = v128.load(t, 48);
-  const v2 = v128.load(t, 64), g2 = v128.load(t, 80);
   const pGraded = counters(state, n, C_GRADED) + off, pBad = counters(state, n, C_BAD) + off;
   const pDayGraded = counters(state, n, C_DAY_GRADED) + off, pDayBad = counters(state, n, C_DAY_BAD) + off;
   let graded = v128.load(pGraded), bad = v128.load(pBad), dayGraded = v128.load(pDayGraded), dayBad = v128.load(pDayBad);
   let row = <usize>ha * rowBytes;
   for (let h = ha; h < hb; h++, row += rowBytes) {
     const a = v128.load(c0 + row), b = v128.load(c1 + row), d = v128.load(c2 + row);
-    const isGraded = v128.or(i16x8.gt_s(a, v0), v128.or(i16x8.gt_s(b, v1), i16x8.gt_s(d, v2)));
-    const isBad = v128.or(i16x8.gt_s(a, g0), v128.or(i16x8.gt_s(b, g1), i16x8.gt_s(d, g2)));
+    const isGraded = v128.or(i16x8.gt_s(a, v128.load(t)), v128.or(i16x8.gt_s(b, v128.load(t, 32)), i16x8.gt_s(d, v128.load(t, 64))));
+    const isBad = v128.or(i16x8.gt_s(a, v128.load(t, 16)), v128.or(i16x8.gt_s(b, v128.load(t, 48)), i16x8.gt_s(d, v128.load(t, 80))));
     const day = i16x8.splat(-<i16>(<i32>load<u8>(bucket + <usize>h) < B_SUMMER_NIGHT));
     graded = i16x8.add(graded, isGraded);
     bad = i16x8.add(bad, isBad);
@@ -59,40 +64,35 @@ export function windGroup(
   ha: i32, hb: i32, rowBytes: usize, cu: usize, cg: usize, th: usize, params: usize, state: usize, n: usize, off: usize,
 ): void {
   const t = th + (<usize>PT_WIND << 4);
-  const tu = v128.load(t);
-  const flip = i16x8.splat(-32768);
   const pMaxU = maxima(state, n, M_UCOMFORT) + off, pMaxG = maxima(state, n, M_UGUST) + off;
   const pMaxGA = maxima(state, n, M_GUST_ALL) + off, pNotMinU = maxima(state, n, M_UCOMFORT_NOT_MIN) + off;
   let maxU = v128.load(pMaxU), maxG = v128.load(pMaxG), maxGA = v128.load(pMaxGA), notMinU = v128.load(pNotMinU);
   let row = <usize>ha * rowBytes;
   for (let h = ha; h < hb; h++, row += rowBytes) {
     const u = v128.load(cu + row), gust = v128.load(cg + row);
-    const ok = i16x8.gt_s(u, tu);
+    const ok = i16x8.gt_s(u, v128.load(t));
     maxGA = i16x8.max_s(maxGA, gust);
     maxU = i16x8.max_s(maxU, u);
     // A valid hour keeps its gust (min with 32767); any other hour's gust becomes −32768, which passes no bound.
-    maxG = i16x8.max_s(maxG, i16x8.min_s(gust, v128.xor(ok, flip)));
-    notMinU = i16x8.max_s(notMinU, v128.bitselect(v128.not(u), flip, ok));
+    maxG = i16x8.max_s(maxG, i16x8.min_s(gust, v128.xor(ok, v128.load(FLIP))));
+    notMinU = i16x8.max_s(notMinU, v128.bitselect(v128.not(u), v128.load(FLIP), ok));
   }
   v128.store(pMaxU, maxU);
   v128.store(pMaxG, maxG);
   v128.store(pMaxGA, maxGA);
   v128.store(pNotMinU, notMinU);
   const e = counters(state, n, C_EXCEED) + off, stride = n << 1;
-  const u0 = v128.load(t, 32), x0 = v128.load(t, 48), u1 = v128.load(t, 64), x1 = v128.load(t, 80);
-  const u2 = v128.load(t, 96), x2 = v128.load(t, 112), u3 = v128.load(t, 128), x3 = v128.load(t, 144);
-  const u4 = v128.load(t, 160), x4 = v128.load(t, 176);
   let e0 = v128.load(e), e1 = v128.load(e + stride), e2 = v128.load(e + 2 * stride), e3 = v128.load(e + 3 * stride);
   let e4 = v128.load(e + 4 * stride);
   row = <usize>ha * rowBytes;
   for (let h = ha; h < hb; h++, row += rowBytes) {
     const u = v128.load(cu + row);
-    const gu = i16x8.min_s(v128.load(cg + row), v128.xor(i16x8.gt_s(u, tu), flip));
-    e0 = i16x8.add(e0, v128.or(i16x8.gt_s(u, u0), i16x8.gt_s(gu, x0)));
-    e1 = i16x8.add(e1, v128.or(i16x8.gt_s(u, u1), i16x8.gt_s(gu, x1)));
-    e2 = i16x8.add(e2, v128.or(i16x8.gt_s(u, u2), i16x8.gt_s(gu, x2)));
-    e3 = i16x8.add(e3, v128.or(i16x8.gt_s(u, u3), i16x8.gt_s(gu, x3)));
-    e4 = i16x8.add(e4, v128.or(i16x8.gt_s(u, u4), i16x8.gt_s(gu, x4)));
+    const gu = i16x8.min_s(v128.load(cg + row), v128.xor(i16x8.gt_s(u, v128.load(t)), v128.load(FLIP)));
+    e0 = i16x8.add(e0, v128.or(i16x8.gt_s(u, v128.load(t, 32)), i16x8.gt_s(gu, v128.load(t, 48))));
+    e1 = i16x8.add(e1, v128.or(i16x8.gt_s(u, v128.load(t, 64)), i16x8.gt_s(gu, v128.load(t, 80))));
+    e2 = i16x8.add(e2, v128.or(i16x8.gt_s(u, v128.load(t, 96)), i16x8.gt_s(gu, v128.load(t, 112))));
+    e3 = i16x8.add(e3, v128.or(i16x8.gt_s(u, v128.load(t, 128)), i16x8.gt_s(gu, v128.load(t, 144))));
+    e4 = i16x8.add(e4, v128.or(i16x8.gt_s(u, v128.load(t, 160)), i16x8.gt_s(gu, v128.load(t, 176))));
   }
   v128.store(e, e0);
   v128.store(e + stride, e1);

@@ -11,6 +11,9 @@ import { counters, flagRow, maxima, sums } from './_cells_state';
 import { sumColumn } from './_cells_sums';
 import { param } from './_numeric';
 
+/** −32768 in 8 lanes, read from memory inside the loop (see FLIP in _cells_groups.ts). */
+const NONE: usize = memory.data<i16>([-32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768]);
+
 /**
  * The end of the span of hours starting at `ha` (before `hb`) whose calendar bucket, date and night are all those of
  * hour `ha`.
@@ -32,7 +35,6 @@ export function thermalBlockGroup(
 ): void {
   const t = th + (<usize>PT_THERMAL << 4);
   const t0 = v128.load(t);
-  const none = i16x8.splat(-32768);
   const pMax = maxima(state, n, M_UTCI) + off, pNotMin = maxima(state, n, M_UTCI_NOT_MIN) + off;
   let maxT = v128.load(pMax), notMin = v128.load(pNotMin);
   let row = <usize>ha * rowBytes;
@@ -40,7 +42,7 @@ export function thermalBlockGroup(
     const v = v128.load(col + row);
     maxT = i16x8.max_s(maxT, v);
     // ~v reverses the order without overflow; hours without data contribute −32768, the identity of max.
-    notMin = i16x8.max_s(notMin, v128.bitselect(v128.not(v), none, i16x8.gt_s(v, t0)));
+    notMin = i16x8.max_s(notMin, v128.bitselect(v128.not(v), v128.load(NONE), i16x8.gt_s(v, t0)));
   }
   v128.store(pMax, maxT);
   v128.store(pNotMin, notMin);
