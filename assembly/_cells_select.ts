@@ -6,7 +6,8 @@
 //   range (its lowest to highest valid value, from the scan), and the ranks are read off the cumulative counts;
 // - by radix, when some cell's range is too wide for that: pass 1 counts high bytes and locates each rank's high byte,
 //   pass 2 counts the low bytes under those two high bytes.
-import { C_WIND_N, CR_COUNT, CR_WIND, CR_WIND_P95, M_UCOMFORT, M_UCOMFORT_NOT_MIN, PT_WIND } from './_cells_layout';
+import { BLOCK_HOURS, C_WIND_N, CR_COUNT, CR_WIND, CR_WIND_P95, M_UCOMFORT, M_UCOMFORT_NOT_MIN, PT_WIND } from './_cells_layout';
+import { selectByCuts } from './_cells_select_cuts';
 import { maxima, totals } from './_cells_state';
 import { P_OFFSET, P_SCALE, P_WIND_MISC } from './_layout';
 import { cfMean, param, put } from './_numeric';
@@ -26,17 +27,17 @@ export function selectBytes(cells: i32): usize {
 }
 
 /** The two ranks of a cell with `valid` values: floor((valid − 1) × q) and the next (the same for the last). */
-@inline function lowerRank(valid: i32, q: f64): i32 {
+@inline export function lowerRank(valid: i32, q: f64): i32 {
   return <i32>Math.floor((<f64>valid - 1) * q);
 }
 
 /** Whether cell `c` has a wind block (the finishing wrote its flag). */
-@inline function hasBlock(results: usize, c: i32): bool {
+@inline export function hasBlock(results: usize, c: i32): bool {
   return load<f64>(results + <usize>c * (<usize>CR_COUNT << 3) + (<usize>CR_WIND << 3)) == 1;
 }
 
 /** Writes the interpolated percentile of cell `c` from the raw values at its two ranks. */
-function putPercentile(results: usize, c: i32, valid: i32, q: f64, lowRaw: i32, highRaw: i32, params: usize): void {
+export function putPercentile(results: usize, c: i32, valid: i32, q: f64, lowRaw: i32, highRaw: i32, params: usize): void {
   const su = param(params, P_SCALE + 3), ou = param(params, P_OFFSET + 3);
   const rank = (<f64>valid - 1) * q;
   const lo = <i32>Math.floor(rank);
@@ -58,12 +59,20 @@ export function selectP95(
       - ~<i32>load<i16>(maxima(state, n, M_UCOMFORT_NOT_MIN) + (<usize>c << 1)) + 1;
     byRange = !hasBlock(results, c) || range <= RANGE_LIMIT;
   }
-  if (byRange) selectByRange(hours, cells, n, ru, th, params, state, scratch, results);
-  else selectByRadix(hours, cells, n, ru, th, params, state, scratch, results);
+  if (!byRange) {
+    selectByRadix(hours, cells, n, ru, th, params, state, scratch, results);
+    return;
+  }
+  let from = 0;
+  if (ASC_FEATURE_SIMD && hours <= BLOCK_HOURS) {
+    selectByCuts(hours, cells, n, ru, params, state, scratch, results);
+    from = (cells >> 3) << 3;
+  }
+  selectByRange(from, hours, cells, n, ru, th, params, state, scratch, results);
 }
 
 /** The bin at which the cumulative count of `bins` uint16 counts at `hist` first passes `rank`. */
-function rankBin(hist: usize, bins: i32, rank: i32): i32 {
+export function rankBin(hist: usize, bins: i32, rank: i32): i32 {
   let seen = 0;
   for (let b = 0; b < bins; b++) {
     seen += <i32>load<u16>(hist + (<usize>b << 1));
@@ -72,14 +81,16 @@ function rankBin(hist: usize, bins: i32, rank: i32): i32 {
   return bins - 1;
 }
 
+/** The selection by range of cells [from, cells). */
 function selectByRange(
-  hours: i32, cells: i32, n: usize, ru: usize, th: usize, params: usize, state: usize, scratch: usize, results: usize,
+  from: i32, hours: i32, cells: i32, n: usize, ru: usize, th: usize, params: usize, state: usize, scratch: usize,
+  results: usize,
 ): void {
   const tu = thAt(th + (<usize>PT_WIND << 4), 0);
   const q = param(params, P_WIND_MISC + 3);
   const records = scratch;
   let at = scratch + <usize>cells * <usize>RECORD;
-  for (let c = 0; c < cells; c++) {
+  for (let c = from; c < cells; c++) {
     const rec = records + <usize>c * <usize>RECORD;
     const lowest = ~<i32>load<i16>(maxima(state, n, M_UCOMFORT_NOT_MIN) + (<usize>c << 1));
     const highest = <i32>load<i16>(maxima(state, n, M_UCOMFORT) + (<usize>c << 1));
@@ -93,7 +104,7 @@ function selectByRange(
   const rowBytes = <usize>cells << 1;
   for (let h = 0; h < hours; h++) {
     const row = ru + <usize>h * rowBytes;
-    for (let c = 0; c < cells; c++) {
+    for (let c = from; c < cells; c++) {
       const v = <i32>load<i16>(row + (<usize>c << 1));
       const rec = records + <usize>c * <usize>RECORD;
       if (v <= tu || load<i32>(rec + 8) == 0) continue;
@@ -101,7 +112,7 @@ function selectByRange(
       store<u16>(bin, load<u16>(bin) + 1);
     }
   }
-  for (let c = 0; c < cells; c++) {
+  for (let c = from; c < cells; c++) {
     const rec = records + <usize>c * <usize>RECORD;
     const range = load<i32>(rec + 8);
     if (range == 0) continue;
