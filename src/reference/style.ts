@@ -3,7 +3,7 @@
  * fonts, no external resource, readable in print. A fixed top bar, a side navigation, and per operation the prose on
  * the left with the examples beside it on wide screens. Every text colour meets WCAG AA (4.5:1) on its background,
  * links in running text are underlined (not told apart by colour alone), and focused code blocks show a ring
- * (test/e2e/accessibility.test.ts).
+ * (test/e2e/browser/accessibility.test.ts).
  */
 
 /** The CSS text. */

@@ -22,7 +22,8 @@ export interface UpstreamRequest {
   /** Query parameters; `undefined` values are left out. */
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | Uint8Array;
+  /** Bytes over an `ArrayBuffer` (not a shared one): what `fetch` accepts as a body. */
+  readonly body?: string | Uint8Array<ArrayBuffer>;
   /** Marks a non-idempotent method as safe to repeat (e.g. a POST carrying an idempotency key). */
   readonly idempotent?: boolean;
 }

@@ -35,13 +35,15 @@ describe('GET /v1/key', () => {
 describe('presenting keys', () => {
   it('accepts Bearer (any case of the scheme) and X-API-Key, and the same key in both', async () => {
     const sk = h.issue();
-    for (const headers of [{ authorization: `Bearer ${sk}` }, { authorization: `bearer ${sk}` }, { 'x-api-key': sk }, { authorization: `Bearer ${sk}`, 'x-api-key': sk }]) {
+    const presented: Record<string, string>[] = [{ authorization: `Bearer ${sk}` }, { authorization: `bearer ${sk}` }, { 'x-api-key': sk }, { authorization: `Bearer ${sk}`, 'x-api-key': sk }];
+    for (const headers of presented) {
       expect((await key(headers)).statusCode).toBe(200);
     }
   });
 
   it('401 without a key, with an unknown or malformed key, or with another scheme', async () => {
-    for (const headers of [{}, { authorization: 'Bearer svc_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, { 'x-api-key': 'hello' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }]) {
+    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer svc_sk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, { 'x-api-key': 'hello' }, { authorization: 'Basic dXNlcjpwYXNz' }, { authorization: 'Bearer' }];
+    for (const headers of refused) {
       const res = await key(headers);
       expectProblem(res, 'unauthorized');
       expect(res.headers).not.toHaveProperty('x-ratelimit-limit');

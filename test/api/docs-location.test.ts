@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocsLocation, selfDocsUrl } from '../../src/api/docs-location.js';
+import type { Problem } from '../../src/api/problems.js';
 import { harness, type Harness } from './support/harness.js';
 
 describe('selfDocsUrl', () => {
@@ -51,13 +52,13 @@ describe('a listening service without SVC_DOCS_URL', () => {
     expect(base).not.toMatch(/:0$/);
     expect(h.app.docs.url).toBe(`${base}/docs`);
 
-    const problem = await (await fetch(`${base}/v1/cities/atlantis`)).json();
+    const problem = await (await fetch(`${base}/v1/cities/atlantis`)).json() as Problem;
     expect(problem.type).toBe(`${base}/docs/errors#not_found`);
     const errorsPage = await fetch(problem.type);
     expect(errorsPage.status).toBe(200);
     expect(await errorsPage.text()).toContain('id="not_found"');
 
-    const doc = await (await fetch(`${base}/v1/openapi.json`)).json();
+    const doc = await (await fetch(`${base}/v1/openapi.json`)).json() as { externalDocs: { url: string } };
     expect(doc.externalDocs.url).toBe(`${base}/docs`);
     const reference = await (await fetch(`${base}/docs`)).text();
     expect(reference).toContain(`export BASE_URL=${base}/v1`);

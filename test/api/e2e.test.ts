@@ -2,6 +2,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, type Harness } from './support/harness.js';
+import type { Problem } from '../../src/api/problems.js';
 import { UUID_V4 } from './support/problem.js';
 
 let h: Harness;
@@ -36,13 +37,13 @@ describe('over HTTP', () => {
     const unauthenticated = await get('/v1/historical/stats?lat=50.8466&lon=4.3519');
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect((await unauthenticated.json()).request_id).toBe(unauthenticated.headers.get('x-request-id'));
+    expect((await unauthenticated.json() as Problem).request_id).toBe(unauthenticated.headers.get('x-request-id'));
 
     const miss = await get('/v1/historical/stats?lat=50.8466&lon=4.3519', { authorization: `Bearer ${key}` });
     expect(miss.status).toBe(200);
     expect(miss.headers.get('x-cache')).toBe('miss');
     expect(miss.headers.get('x-ratelimit-remaining')).toBe('2');
-    expect((await miss.json()).meta.dataset).toBe('brussels_extended');
+    expect((await miss.json() as { meta: { dataset: string } }).meta.dataset).toBe('brussels_extended');
 
     const hit = await get('/v1/historical/stats?lat=50.8466&lon=4.3519&metrics=air', { 'x-api-key': key });
     expect(hit.headers.get('x-cache')).toBe('hit');
@@ -53,7 +54,7 @@ describe('over HTTP', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('30');
     expect(limited.headers.get('x-ratelimit-reset')).toBe('1741608060');
-    expect((await limited.json()).code).toBe('rate_limited');
+    expect((await limited.json() as Problem).code).toBe('rate_limited');
   });
 
   it('answers a browser preflight without a key', async () => {

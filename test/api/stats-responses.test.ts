@@ -97,7 +97,7 @@ describe('StatsFastPath', () => {
   function setup(limiter: RateLimiter = new MemoryRateLimiter(), req = request(URL)) {
     const answers = new StatsResponseCache(1 << 20);
     answers.put(7, req.url!, '{"stored":true}', 'brussels');
-    const fastPath = new StatsFastPath({ answers, keys: { findByKey: () => KEY }, limiter, clock: new ManualClock(0), limits: LIMITS });
+    const fastPath = new StatsFastPath({ answers, keys: { findByKey: () => KEY, findById: () => KEY }, limiter, clock: new ManualClock(0), limits: LIMITS });
     const res = { writeHead: vi.fn(), end: vi.fn() };
     const next = vi.fn();
     const handle = () => fastPath.handle(req, res as unknown as ServerResponse, next);

@@ -15,7 +15,7 @@ import { SVC } from './support/run-svc.js';
 
 /** Starts `svc demo`, waits for its banner, asks `check` while it runs, then stops it with SIGTERM. */
 async function demoRun(dataDir: string, check: (banner: string) => Promise<void>): Promise<string> {
-  const env = { ...process.env, SVC_LOG_LEVEL: 'warn', SVC_COMPUTE_THREADS: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_LOG_LEVEL: 'warn', SVC_COMPUTE_THREADS: '1' };
   delete env.SVC_DOCS_URL;
   const child = spawn(process.execPath, [SVC, 'demo', '--data', dataDir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -69,7 +69,7 @@ describe('svc demo', () => {
       const asPage = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base } });
       expect(asPage.status).toBe(200);
       // The demo city was precomputed before serving, so its annual map layers are there.
-      expect(Object.keys((await asPage.json()).static)).toEqual(['buildings', 'annual_air', 'annual_wind', 'annual_thermal']);
+      expect(Object.keys((await asPage.json() as { static: Record<string, unknown> }).static)).toEqual(['buildings', 'annual_air', 'annual_wind', 'annual_thermal']);
       const local = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: base.replace('127.0.0.1', 'localhost') } });
       expect(local.status).toBe(200);
       const elsewhere = await fetch(`${base}/v1/map/brussels`, { headers: { authorization: `Bearer ${pageKey}`, origin: 'http://example.org' } });

@@ -148,7 +148,7 @@ describe('restart', () => {
       try {
         const done = await finished(second, id, k);
         expect(done.json.status).toBe('completed');
-        expect(second.server.reports.store.get(id)!.attempts).toBe(2);
+        expect((await second.server.reports.store.get(id))!.attempts).toBe(2);
         expect((await second.get(done.json.files.html.url, k)).status).toBe(200);
         expect((await readdir(config.reportsDir)).sort()).toEqual([`${id}.html`, `${id}.pdf`]);
       } finally {

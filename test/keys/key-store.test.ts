@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../src/errors.js';
 import { hashKey } from '../../src/keys/key-format.js';
 import { parseExpiry } from '../../src/keys/key-spec.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
+import type { KeySpec } from '../../src/keys/key-types.js';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
 
@@ -59,7 +60,7 @@ describe('SqliteKeyStore', () => {
 
   it('rejects bad specs with a clear message', () => {
     const { keys } = store();
-    const bad = [
+    const bad: KeySpec[] = [
       { type: 'xx' as 'sk', label: 'a' },
       { type: 'sk' as const, label: ' ' },
       { type: 'sk' as const, label: 'a', products: ['weather' as 'map'] },

@@ -5,16 +5,17 @@
  * the class the service's classification gives (BelAQI index and sub-indices, UTCI, the wind rules); gradient bands are
  * lower-inclusive and relative stops follow the hour's range.
  */
-import { expression, latest } from '@maplibre/maplibre-gl-style-spec';
+import { expression, latest, type StylePropertySpecification } from '@maplibre/maplibre-gl-style-spec';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { belaqiClass, belaqiIndex, classifyByWhen, utciClass, windClass } from '../../src/scales/classify.js';
 import { getScale, listScaleSummaries } from '../../src/scales/index.js';
-// @ts-expect-error plain JavaScript module of the page, without type declarations
+import type { Scale } from '../../src/scales/scale-types.js';
+// Plain JavaScript of the page: the test type-check reads its types from the source (allowJs).
 import { classify, colorExpression, effectiveRange, legendEntries } from '../../public/map/scale-style.js';
 
 /** The style specification of the property the page sets. */
-const FILL_COLOR = (latest as any).paint_fill['fill-color'];
+const FILL_COLOR = latest.paint_fill['fill-color'] as StylePropertySpecification;
 
 /** The colour MapLibre paints a feature with `props` under `expr`, as #RRGGBB. */
 function painted(expr: unknown, props: Record<string, number>): string {
@@ -25,24 +26,24 @@ function painted(expr: unknown, props: Record<string, number>): string {
   return `#${hex(c.r)}${hex(c.g)}${hex(c.b)}`.toUpperCase();
 }
 
-const SCALES = listScaleSummaries().map((s) => JSON.parse(JSON.stringify(getScale(s.id))));
+const SCALES = listScaleSummaries().map((s): Scale => JSON.parse(JSON.stringify(getScale(s.id))));
 const scale = (id: string) => SCALES.find((s) => s.id === id)!;
 
 /** Interesting values of a field: every bound of every scale reading it, a hair either side, zero, and anything. */
-function fieldValue(scaleOf: any, field: string): fc.Arbitrary<number> {
+function fieldValue(scaleOf: Scale, field: string): fc.Arbitrary<number> {
   const bounds: number[] = [0];
   for (const c of scaleOf.classes) {
     if (c.bounds) bounds.push(c.bounds.from, ...(c.bounds.to === null ? [] : [c.bounds.to]));
-    for (const t of c.when ? (c.when.all ?? c.when.any) : []) if (t.field === field) bounds.push(...Object.values(t).filter((v): v is number => typeof v === 'number'));
+    for (const t of c.when ? ('all' in c.when ? c.when.all : c.when.any) : []) if (t.field === field) bounds.push(...Object.values(t).filter((v): v is number => typeof v === 'number'));
   }
-  for (const entry of Object.values(scaleOf.thresholds ?? {}) as { field: string; bounds: number[] }[]) if (entry.field === field) bounds.push(...entry.bounds);
+  for (const entry of Object.values(scaleOf.thresholds ?? {})) if (entry.field === field) bounds.push(...entry.bounds);
   const near = bounds.flatMap((b) => [b, Math.round((b - 0.1) * 10) / 10, Math.round((b + 0.1) * 10) / 10]);
   return fc.oneof(fc.constantFrom(...near), fc.integer({ min: -600, max: 2000 }).map((n) => n / 10));
 }
 
 /** Feature properties over the scale's fields, each possibly missing. */
-function featureProps(scaleOf: any): fc.Arbitrary<Record<string, number>> {
-  const entries = scaleOf.fields.map((f: string) => fc.option(fieldValue(scaleOf, f), { nil: undefined, freq: 5 }).map((v) => [f, v] as const));
+function featureProps(scaleOf: Scale): fc.Arbitrary<Record<string, number>> {
+  const entries = scaleOf.fields.map((f) => fc.option(fieldValue(scaleOf, f), { nil: undefined, freq: 5 }).map((v) => [f, v] as const));
   return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Record<string, number>);
 }
 
@@ -92,7 +93,7 @@ describe('the page colours features as the service classifies them', () => {
     expect(painted(expr, { Ucomfort: 0 })).toBe(rainbow.classes[0].color);
     expect(painted(expr, { Ucomfort: 0.5 })).toBe(rainbow.classes[1].color);
     expect(painted(expr, { Ucomfort: 0.49 })).toBe(rainbow.classes[0].color);
-    expect(painted(expr, { Ucomfort: 40 })).toBe(rainbow.classes.at(-1).color);
+    expect(painted(expr, { Ucomfort: 40 })).toBe(rainbow.classes.at(-1)!.color);
     expect(painted(expr, { Ugust: 3 })).toBe(rainbow.no_data_color);
   });
 
@@ -100,17 +101,17 @@ describe('the page colours features as the service classifies them', () => {
     const relative = scale('thermal-utci-relative');
     const range = { min: 2, max: 12 };
     expect(painted(colorExpression(relative, range), { UTCI: 2 })).toBe(relative.classes[0].color);
-    expect(painted(colorExpression(relative, range), { UTCI: 12 })).toBe(relative.classes.at(-1).color);
-    expect(painted(colorExpression(relative, range), { UTCI: 7 })).toBe(relative.classes.find((c: any) => c.bounds.from === 0.5).color);
+    expect(painted(colorExpression(relative, range), { UTCI: 12 })).toBe(relative.classes.at(-1)!.color);
+    expect(painted(colorExpression(relative, range), { UTCI: 7 })).toBe(relative.classes.find((c) => c.bounds?.from === 0.5)!.color);
     expect(painted(colorExpression(relative, range), { UTCI: -30 })).toBe(relative.classes[0].color);
     expect(effectiveRange(relative, undefined)).toEqual(relative.fallback_range);
-    expect(painted(colorExpression(relative, undefined), { UTCI: 40 })).toBe(relative.classes.at(-1).color);
+    expect(painted(colorExpression(relative, undefined), { UTCI: 40 })).toBe(relative.classes.at(-1)!.color);
     expect(classify(relative, { UTCI: 7 }, range).position).toBeCloseTo(0.5, 9);
   });
 
   it('lists the legend as the scale publishes it: classes in order, then the no-data colour', () => {
     for (const s of SCALES) {
-      expect(legendEntries(s).map((e: { color: string }) => e.color)).toEqual([...s.classes.map((c: any) => c.color), s.no_data_color]);
+      expect(legendEntries(s).map((e: { color: string }) => e.color)).toEqual([...s.classes.map((c) => c.color), s.no_data_color]);
     }
   });
 });

@@ -90,7 +90,7 @@ describe('annual layers where a current precompute exists', () => {
     const key = svc.issue({ metrics: ['wind', 'thermal'] });
     const catalog = await catalogOf(svc, key);
     expect(Object.keys(catalog.static)).toEqual(['buildings', 'annual_wind', 'annual_thermal']);
-    const keyId = new URL(`http://x${catalog.static.buildings.tilejson}`).searchParams.get('sig')!.split('.')[0];
+    const keyId = Number(new URL(`http://x${catalog.static.buildings.tilejson}`).searchParams.get('sig')!.split('.')[0]);
     const secret = await loadTileSecret(undefined, dataDir);
     const forged = `/v1/map/brussels/tiles/annual_air.json?${signedQuery(secret, { keyId, city: 'brussels', layer: 'annual_air', exp: urlExpiry(Date.now()) })}`;
     expectProblem(await svc.get(forged), 403, 'forbidden');
@@ -236,7 +236,7 @@ describe('annual layers without a current precompute', () => {
       const key = plain.issue();
       const catalog = await catalogOf(plain, key);
       expect(Object.keys(catalog.static)).toEqual(['buildings']);
-      const keyId = new URL(`http://x${catalog.static.buildings.tilejson}`).searchParams.get('sig')!.split('.')[0];
+      const keyId = Number(new URL(`http://x${catalog.static.buildings.tilejson}`).searchParams.get('sig')!.split('.')[0]);
       const query = signedQuery(await loadTileSecret(undefined, plainDir), { keyId, city: 'brussels', layer: 'annual_air', exp: urlExpiry(Date.now()) });
       const doc = expectProblem(await plain.get(`/v1/map/brussels/tiles/annual_air.json?${query}`), 404, 'not_found');
       expect(doc.detail).toMatch(/no current precompute/);

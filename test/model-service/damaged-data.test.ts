@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DamagedDataError } from '../../src/errors.js';
 import { createModelServiceClient } from '../../src/upstream/model-service-client.js';
 import { startModelService } from '../../src/model-service/start.js';
+import type { ModelErrorBody, ModelHealth } from '../../src/upstream/model-service-contract.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
 import { ManualClock } from '../services/support/manual-clock.js';
 import { cellLatLon, syntheticDataDir } from './synthetic-city.js';
@@ -40,7 +41,7 @@ const { lat, lon } = cellLatLon(2, 2);
 describe('model service with damaged datasets', () => {
   it('starts and serves the intact dataset; the damaged ones are listed in health and logged once each', async () => {
     expect(running.datasets).toEqual(['brussels_extended']);
-    const health = await (await get('/health')).json();
+    const health = await (await get('/health')).json() as ModelHealth;
     expect(health).toMatchObject({ service: 'svc-model-service', status: 'ok', datasets: ['brussels_extended'] });
     expect(health.damaged).toEqual([
       { dataset: 'antwerp', problems: 1, detail: "Dataset 'antwerp' is damaged: its consolidated metadata (.zmetadata) cannot be read (EISDIR).", since: new Date(NOW).toISOString() },
@@ -69,7 +70,7 @@ describe('model service with damaged datasets', () => {
     await rm(join(made.dataDir, 'brussels_extended', 'no2/0/1/1'));
     const res = await get(`/datasets/brussels_extended/live?lat=${other.lat}&lon=${other.lon}&hours=2`);
     expect(res.status).toBe(409);
-    expect((await res.json()).detail).toBe("Dataset 'brussels_extended' is damaged: chunk no2/0/1/1 is missing.");
+    expect((await res.json() as ModelErrorBody).detail).toBe("Dataset 'brussels_extended' is damaged: chunk no2/0/1/1 is missing.");
     const upstream = createUpstreamClient({ name: 'model service', baseUrl: running.url, timeoutMs: 5_000, clock: new ManualClock(NOW) });
     const client = createModelServiceClient(upstream);
     for (let i = 0; i < 8; i++) {
@@ -80,7 +81,7 @@ describe('model service with damaged datasets', () => {
     // A definitive answer about one dataset: the breaker shared by all datasets stays closed.
     expect(upstream.breaker.state).toBe('closed');
     expect(logged.filter((m) => m.includes('no2/0/1/1'))).toHaveLength(1);
-    const health = await (await get('/health')).json();
-    expect(health.damaged.map((d: { dataset: string }) => d.dataset)).toEqual(['antwerp', 'brussels_extended', 'ghent']);
+    const health = await (await get('/health')).json() as ModelHealth;
+    expect(health.damaged.map((d) => d.dataset)).toEqual(['antwerp', 'brussels_extended', 'ghent']);
   });
 });

@@ -5,6 +5,7 @@ import { createModelServiceClient } from '../../src/upstream/model-service-clien
 import { createModelService } from '../../src/model-service/model-service.js';
 import { listenModelService, modelServiceHandler, type RunningModelService } from '../../src/model-service/server.js';
 import { openDatasets } from '../../src/store/data-dir.js';
+import type { DatasetInfo, ModelErrorBody, RecordsResponse, Timesteps } from '../../src/upstream/model-service-contract.js';
 import { createUpstreamClient } from '../../src/upstream/upstream-client.js';
 import { ManualClock } from '../services/support/manual-clock.js';
 import { cellLatLon, syntheticDataDir } from './synthetic-city.js';
@@ -32,7 +33,7 @@ describe('model service HTTP contract', () => {
   it('answers health, the dataset list and one dataset', async () => {
     const health = await (await get('/health')).json();
     expect(health).toMatchObject({ service: 'svc-model-service', status: 'ok', datasets: ['brussels_extended'] });
-    const list = await (await get('/datasets')).json();
+    const list = await (await get('/datasets')).json() as { datasets: DatasetInfo[] };
     expect(list.datasets).toHaveLength(1);
     const one = await get('/datasets/brussels_extended');
     expect(one.status).toBe(200);
@@ -41,13 +42,13 @@ describe('model service HTTP contract', () => {
   });
 
   it('answers live and forecast records and timesteps', async () => {
-    const live = await (await get(`/datasets/brussels_extended/live?lat=${lat}&lon=${lon}&radius=12&hours=6`)).json();
+    const live = await (await get(`/datasets/brussels_extended/live?lat=${lat}&lon=${lon}&radius=12&hours=6`)).json() as RecordsResponse;
     expect(live.records).toHaveLength(6);
     expect(live.issued).toBe('2025-07-15T12:00:00Z');
-    const forecast = await (await get(`/datasets/brussels_extended/forecast?lat=${lat}&lon=${lon}`)).json();
+    const forecast = await (await get(`/datasets/brussels_extended/forecast?lat=${lat}&lon=${lon}`)).json() as RecordsResponse;
     expect(forecast.records).toHaveLength(32);
-    const steps = await (await get('/datasets/brussels_extended/timesteps')).json();
-    expect(steps.forecast.map((s: { lead_h: number }) => s.lead_h).slice(22, 26)).toEqual([23, 24, 27, 30]);
+    const steps = await (await get('/datasets/brussels_extended/timesteps')).json() as Timesteps;
+    expect(steps.forecast.map((s) => s.lead_h).slice(22, 26)).toEqual([23, 24, 27, 30]);
   });
 
   it('serves slices as little-endian float32 grids with their shape in headers', async () => {
@@ -104,7 +105,7 @@ describe('model service HTTP contract', () => {
   ])('GET %s answers %i %s', async (path, status, code) => {
     const res = await get(path);
     expect(res.status).toBe(status);
-    const body = await res.json();
+    const body = await res.json() as ModelErrorBody;
     expect(body).toMatchObject({ code, status });
     expect(typeof body.detail).toBe('string');
   });

@@ -66,7 +66,8 @@ describe('GET /v1/cities', () => {
 
   it('adds authorized per entry when a key is presented, by either header', async () => {
     const key = h.issue({ cities: ['brussels'] });
-    for (const headers of [{ authorization: `Bearer ${key}` }, { 'x-api-key': key }]) {
+    const presented: Record<string, string>[] = [{ authorization: `Bearer ${key}` }, { 'x-api-key': key }];
+    for (const headers of presented) {
       const res = await get('/v1/cities', headers);
       expect(res.statusCode).toBe(200);
       const auth = Object.fromEntries(res.json().cities.map((c: { id: string; authorized: boolean }) => [c.id, c.authorized]));

@@ -246,7 +246,7 @@ describe('HistoricalService: the back end', () => {
   });
 
   it('a failing geocoder is an upstream error', async () => {
-    build({ search: async () => Promise.reject(new Error('down')), reverse: async () => undefined });
+    build({ search: async () => Promise.reject(new Error('down')), reverse: async () => undefined, stable: false });
     expect(await codeOf(stats({ address: 'Grand-Place 1' }))).toBe('upstream_error');
   });
 

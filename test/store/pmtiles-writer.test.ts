@@ -21,7 +21,8 @@ afterAll(() => root.cleanup());
 function reader(bytes: Buffer): PMTiles {
   return new PMTiles({
     getKey: () => 'a.pmtiles',
-    getBytes: async (offset: number, length: number) => ({ data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length) }),
+    // A copy of the range, in an ArrayBuffer of its own (as a fetch response body is).
+    getBytes: async (offset: number, length: number) => ({ data: new Uint8Array(bytes.subarray(offset, offset + length)).buffer }),
   });
 }
 

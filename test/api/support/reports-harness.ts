@@ -13,7 +13,6 @@ import { JobRunner } from '../../../src/reports/jobs/job-runner.js';
 import { DirectoryReportFiles } from '../../../src/reports/jobs/report-files.js';
 import { RetentionSweeper } from '../../../src/reports/jobs/retention-sweeper.js';
 import { SqliteJobStore } from '../../../src/reports/jobs/sqlite-job-store.js';
-import { SqliteKeyStore } from '../../../src/keys/key-store.js';
 import { ReportAdmissions } from '../../../src/reports/delivery/report-admission.js';
 import { ReportPdf } from '../../../src/reports/delivery/report-pdf.js';
 import { reportWork } from '../../../src/reports/delivery/report-pipeline.js';
@@ -57,11 +56,9 @@ export async function inProcessReports(
   const renderer = new FakeRenderer();
   const store = new SqliteJobStore(db);
   const files = await DirectoryReportFiles.open(dir);
-  const keys = new SqliteKeyStore(db);
-  const keyById = (id: number) => keys.list().find((k) => k.id === id);
   const runner = new JobRunner({
     queue: store,
-    work: reportWork({ queue: store, jobs: store, files, content, renderer, keyById, clock }),
+    work: reportWork({ queue: store, jobs: store, files, content, renderer, clock }),
     clock,
     concurrency: options.concurrency ?? 2,
     maxAttempts: options.maxAttempts ?? 3,

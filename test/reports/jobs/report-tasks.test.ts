@@ -12,6 +12,7 @@ import { ReportDispatcher } from '../../../src/reports/jobs/report-dispatch.js';
 import { createReportTaskHandler, decodeReportTask, encodeReportTask, REPORT_TASK_KIND, reportTaskId } from '../../../src/reports/jobs/report-tasks.js';
 import { JetStreamTaskSubmitter } from '../../../src/cluster/task-submit.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../../src/errors.js';
+import type { Entitlement } from '../../../src/keys/entitlement.js';
 import type { ApiKeyRecord } from '../../../src/keys/key-types.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { FakeContentSource, FakeRenderer } from '../support/fake-report.js';
@@ -121,7 +122,7 @@ describe('report tasks', () => {
 
   it("run a job with the entitlement its request carries, never reading the key", async () => {
     const keyId = 5_000 + ++seq;
-    const scope = { cities: ['brussels'], metrics: ['air', 'thermal'] };
+    const scope: Entitlement = { cities: ['brussels'], metrics: ['air', 'thermal'] };
     const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
     const outcome = await store.accept({
       id, keyId, nowMs: Date.now(), quota: { day: '2026-01-01', limit: 5 },
@@ -142,7 +143,7 @@ describe('report tasks', () => {
     expect(reportTaskId('j', 0)).not.toBe(reportTaskId('j', 1));
     expect(decodeReportTask(encodeReportTask({ jobId: 'j' }))).toEqual({ jobId: 'j' });
     expect(decodeReportTask(encodeReportTask({ jobId: 'j', scope: null }))).toEqual({ jobId: 'j', scope: null });
-    const scope = { cities: ['ghent'], metrics: ['air'] };
+    const scope: Entitlement = { cities: ['ghent'], metrics: ['air'] };
     expect(decodeReportTask(encodeReportTask({ jobId: 'j', scope }))).toEqual({ jobId: 'j', scope });
     // As nodes of earlier versions queued it: the whole key record, of which only the scope is kept.
     const legacy = new TextEncoder().encode(JSON.stringify({ jobId: 'j', key: { ...keyRecord(1), ...scope } }));

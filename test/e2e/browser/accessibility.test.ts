@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precomputedFixture } from '../helpers/fixtures.js';
-import { startE2eServer, type E2eServer } from './support/e2e-server.js';
-import { reportPage, type ShownPage } from './support/shown-pages.js';
+import { precomputedFixture } from '../../helpers/fixtures.js';
+import { startE2eServer, type E2eServer } from '../support/e2e-server.js';
+import { reportPage, type ShownPage } from '../support/shown-pages.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',

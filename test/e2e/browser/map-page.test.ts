@@ -11,10 +11,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { VectorTileSource } from 'maplibre-gl';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precomputedFixture } from '../helpers/fixtures.js';
-import { startE2eServer, type E2eServer } from './support/e2e-server.js';
+import { precomputedFixture } from '../../helpers/fixtures.js';
+import { startE2eServer, type E2eServer } from '../support/e2e-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -38,7 +39,7 @@ async function open(fragment: string, width = 1280, height = 800): Promise<{ pag
   });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as any).__csp = [...((window as any).__csp ?? []), `${e.violatedDirective} ${e.blockedURI}`];
+      window.__csp = [...(window.__csp ?? []), `${e.violatedDirective} ${e.blockedURI}`];
     });
   });
   await page.goto(`${e2e.base}/map/${fragment}`);
@@ -71,7 +72,7 @@ async function mapShot(page: Page, name: string): Promise<Buffer> {
 /** The page coordinates of the centre of a drawn cell of map layer `layer` (to click it). */
 function drawnCell(page: Page, layer: string): Promise<{ x: number; y: number }> {
   return page.evaluate((id) => {
-    const map = (window as any).__map;
+    const map = window.__map;
     const feature = map.queryRenderedFeatures({ layers: [id] })[0];
     const ring = feature.geometry.type === 'Polygon' ? feature.geometry.coordinates[0] : feature.geometry.coordinates[0][0];
     const lon = ring.slice(0, -1).reduce((a: number, p: number[]) => a + p[0], 0) / (ring.length - 1);
@@ -112,10 +113,10 @@ describe.runIf(runs)('the map page in a browser', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.state)).toBe('idle');
     expect(await page.locator('#banner').isHidden()).toBe(true);
     // MapLibre runs, with its worker, under the page's CSP: nothing blocked, nothing failed.
-    expect(await page.evaluate(() => (window as any).__csp ?? [])).toEqual([]);
+    expect(await page.evaluate(() => window.__csp ?? [])).toEqual([]);
     expect(problems).toEqual([]);
-    expect(await page.evaluate(() => (window as any).__map.getLayer('thermal-cells') !== undefined)).toBe(true);
-    expect(await page.evaluate(() => (window as any).__map.queryRenderedFeatures({ layers: ['thermal-cells'] }).length)).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.__map.getLayer('thermal-cells') !== undefined)).toBe(true);
+    expect(await page.evaluate(() => window.__map.queryRenderedFeatures({ layers: ['thermal-cells'] }).length)).toBeGreaterThan(0);
     expect(await legendColors(page)).toEqual(await scaleColors('thermal-utci'));
     const thermal = await mapShot(page, 'thermal-stress');
 
@@ -195,7 +196,7 @@ describe.runIf(runs)('the map page in a browser', () => {
     expect(await page.locator('#figure-group').isVisible()).toBe(true);
     expect(await page.locator('#time-group').isHidden()).toBe(true);
     expect(await page.locator('#view-group').isHidden()).toBe(true);
-    expect(await page.evaluate(() => (window as any).__map.queryRenderedFeatures({ layers: ['annual_thermal-cells'] }).length)).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.__map.queryRenderedFeatures({ layers: ['annual_thermal-cells'] }).length)).toBeGreaterThan(0);
     expect(await page.inputValue('#figure-select')).toBe('rating');
     expect(await legendColors(page)).toEqual(await published('annual_thermal', 'rating'));
     const rating = await mapShot(page, 'annual-thermal-rating');
@@ -230,7 +231,7 @@ describe.runIf(runs)('the map page in a browser', () => {
     // Back to live and forecast: the timed layer and its controls return.
     await after(page, () => page.click('#mode-choice [data-mode="timed"]'));
     expect(await page.locator('#time-group').isVisible()).toBe(true);
-    expect(await page.evaluate(() => (window as any).__map.getLayoutProperty('annual_air-cells', 'visibility'))).toBe('none');
+    expect(await page.evaluate(() => window.__map.getLayoutProperty('annual_air-cells', 'visibility'))).toBe('none');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -253,17 +254,17 @@ describe.runIf(runs)('the map page in a browser', () => {
 
   it('fetches the catalog again when a tile answers 401 and swaps the URLs in place', async () => {
     const { page } = await open(`#key=${key}`);
-    const before = await page.evaluate(() => (window as any).__map.getSource('thermal-data').tiles[0] as string);
-    const center = await page.evaluate(() => (window as any).__map.getCenter().toArray());
+    const before = await page.evaluate(() => window.__map.getSource<VectorTileSource>('thermal-data')!.tiles[0]!);
+    const center = await page.evaluate(() => window.__map.getCenter().toArray());
     // Spoil the signature of the shown tiles: every tile answers 401 url_expired.
     await after(page, () => page.evaluate(() => {
-      const source = (window as any).__map.getSource('thermal-data');
-      source.setTiles([source.tiles[0].replace(/sig=[^&]+/, 'sig=1.AAAA')]);
+      const source = window.__map.getSource<VectorTileSource>('thermal-data')!;
+      source.setTiles([source.tiles[0]!.replace(/sig=[^&]+/, 'sig=1.AAAA')]);
     }));
-    await page.waitForFunction((good) => (window as any).__map.getSource('thermal-data').tiles[0] === good
+    await page.waitForFunction((good) => window.__map.getSource<VectorTileSource>('thermal-data')!.tiles[0] === good
       && document.documentElement.dataset.state === 'idle', before);
     expect(await page.locator('#banner').isHidden()).toBe(true);
-    expect(await page.evaluate(() => (window as any).__map.getCenter().toArray())).toEqual(center);
+    expect(await page.evaluate(() => window.__map.getCenter().toArray())).toEqual(center);
     await page.close();
   });
 
@@ -272,14 +273,14 @@ describe.runIf(runs)('the map page in a browser', () => {
     await page.clock.install();
     await page.goto(`${e2e.base}/map/#key=${key}`);
     await page.waitForFunction(() => document.documentElement.dataset.state === 'idle');
-    const center = await page.evaluate(() => (window as any).__map.getCenter().toArray());
+    const center = await page.evaluate(() => window.__map.getCenter().toArray());
     const expires = Date.parse((await e2e.get('/v1/map/brussels', key)).json.meta.url_expires_utc);
     const now = await page.evaluate(() => Date.now());
     const catalog = page.waitForRequest((req) => new URL(req.url()).pathname === '/v1/map/brussels');
     await after(page, () => page.clock.fastForward(expires - now - 60_000));
     await catalog;
     expect(await page.locator('#banner').isHidden()).toBe(true);
-    expect(await page.evaluate(() => (window as any).__map.getCenter().toArray())).toEqual(center);
+    expect(await page.evaluate(() => window.__map.getCenter().toArray())).toEqual(center);
     await page.close();
   });
 
