@@ -31,3 +31,8 @@ export const COMMAND_INDEX: readonly CommandEntry[] = [
   { path: ['addresses', 'import'], load: async () => (await import('./commands/addresses-import.js')).addressesImportCommand },
   { path: ['worker'], load: async () => (await import('./commands/worker.js')).workerCommand },
 ];
+
+/** Loads every command of the index, in its order (`svc help`, and tests that want them all). */
+export function loadAllCommands(): Promise<Command[]> {
+  return Promise.all(COMMAND_INDEX.map((entry) => entry.load()));
+}

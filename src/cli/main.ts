@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
 import type { Command } from './command.js';
-import { COMMAND_INDEX, type CommandEntry } from './command-index.js';
+import { COMMAND_INDEX, loadAllCommands, type CommandEntry } from './command-index.js';
 import { UsageError } from './usage-error.js';
 
 /** Finds the command whose path is the longest prefix of argv, and loads it. */
@@ -17,7 +17,7 @@ async function findCommand(argv: string[]): Promise<{ command: Command; rest: st
 
 /** `svc help`: every command with its summary (the one time every command is loaded). */
 async function helpText(): Promise<string> {
-  const commands = await Promise.all(COMMAND_INDEX.map((entry) => entry.load()));
+  const commands = await loadAllCommands();
   const width = Math.max(...commands.map((c) => c.path.join(' ').length));
   const lines = commands.map((c) => `  svc ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   return ['Usage: svc <command> [options]', '', 'Commands:', ...lines, '', 'Run `svc <command> --help` for options.'].join('\n');

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { endianness } from 'node:os';
 import { DamagedDataError, ServiceError } from '../errors.js';
-import { MODEL_ERROR_STATUS, STATIC_ARRAY_DTYPES, type ModelErrorCode } from '../upstream/model-service-contract.js';
+import { MODEL_ERROR_STATUS, STATIC_ARRAY_DTYPES, type ModelErrorBody, type ModelErrorCode } from '../upstream/model-service-contract.js';
 import type { ModelService } from './model-service.js';
 import { parseRecordsQuery, parseSliceTimestamp, QueryError } from './query.js';
 import { isoHour } from './timeline.js';
@@ -24,8 +24,8 @@ function send(res: ServerResponse, method: string, status: number, type: string,
 }
 
 function sendError(res: ServerResponse, method: string, code: ModelErrorCode, detail: string, headers: Record<string, string> = {}): void {
-  const status = MODEL_ERROR_STATUS[code];
-  send(res, method, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify({ code, status, detail })), headers);
+  const body: ModelErrorBody = { code, status: MODEL_ERROR_STATUS[code], detail };
+  send(res, method, body.status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)), headers);
 }
 
 /** float32 values as little-endian bytes, whatever the platform's byte order (bytes pass through). */

@@ -19,12 +19,8 @@ export const WHEN_OPS = ['lt', 'lte', 'gt', 'gte'] as const;
 /** A comparison operator of a `when` test. */
 export type WhenOp = (typeof WHEN_OPS)[number];
 
-/** One machine-readable test: a tile field and exactly one operator key holding a numeric operand. */
-export type WhenTest =
-  | { readonly field: string; readonly lt: number }
-  | { readonly field: string; readonly lte: number }
-  | { readonly field: string; readonly gt: number }
-  | { readonly field: string; readonly gte: number };
+/** One machine-readable test: a tile field and exactly one operator key (a `WhenOp`) holding a numeric operand. */
+export type WhenTest = { [Op in WhenOp]: { readonly field: string } & { readonly [K in Op]: number } }[WhenOp];
 
 /** A class rule with exactly one key: every test must hold (`all`) or at least one (`any`). */
 export type When = { readonly all: readonly WhenTest[] } | { readonly any: readonly WhenTest[] };

