@@ -9,7 +9,7 @@
  * Targets on 2 cores: import ≤ 5 minutes, forward p50 ≤ 2 ms and p99 ≤ 15 ms, reverse p50 ≤ 1 ms.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { DatabaseSync } from 'node:sqlite';
+import { openSqliteFile } from '../src/db/database.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAddressRegister } from '../src/addresses/register-geocoder.js';
@@ -75,7 +75,7 @@ export async function run(): Promise<BenchResult> {
     // Queries from addresses of the index, drawn at random.
     const random = createRandom(11);
     const rand = () => random.next();
-    const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
+    const db = openSqliteFile(addressIndexPath(dir), { readOnly: true });
     const maxRow = Number((db.prepare('SELECT max(rowid) AS n FROM addresses').get() as { n: number }).n);
     const pick = db.prepare(`SELECT a.number, a.lat, a.lon, s.names, s.towns, s.postcode FROM addresses a
       JOIN streets s ON s.id = a.street WHERE a.rowid = ?`);
@@ -163,7 +163,7 @@ export async function run(): Promise<BenchResult> {
 
 /** The counts of an index imported earlier, as an import reports them. */
 function existingIndex(dir: string): ImportSummary {
-  const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
+  const db = openSqliteFile(addressIndexPath(dir), { readOnly: true });
   try {
     const s = indexSummary(db);
     return { rows: s.rows, current: Number.NaN, addresses: s.addresses, streets: s.streets, path: addressIndexPath(dir) };

@@ -5,7 +5,7 @@
  * not hold. Its hundred hand-typed streets are not used: with the register, an address is the register's or none.
  */
 import { existsSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import { openSqliteFile, type Database } from '../db/database.js';
 import type { Gazetteer, GeocodeHit } from '../geocode/gazetteer.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import { addressIndexPath, indexSummary, type IndexSummary } from './register-index.js';
@@ -27,9 +27,9 @@ const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 export function openAddressRegister(dataDir: string, gazetteer: Gazetteer): AddressRegister | undefined {
   const path = addressIndexPath(dataDir);
   if (!existsSync(path)) return undefined;
-  let db: DatabaseSync | undefined;
+  let db: Database | undefined;
   try {
-    db = new DatabaseSync(path, { readOnly: true });
+    db = openSqliteFile(path, { readOnly: true });
     const summary = indexSummary(db);
     const search = new RegisterSearch(db);
     const open = db;

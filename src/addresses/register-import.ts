@@ -7,8 +7,8 @@
  * and reason.
  */
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { DatabaseSync } from 'node:sqlite';
 import { dirname, join } from 'node:path';
+import { openSqliteFile, type Database } from '../db/database.js';
 import { foldText, tokenize } from '../geocode/normalize.js';
 import { readRegister, RegisterFileError, type RegisterRecord } from './register-csv.js';
 import { addressIndexPath, CELL_LAT_E6, CELL_LON_E6, deletions, INDEX_FORMAT, INDEXES, SCHEMA } from './register-index.js';
@@ -98,7 +98,7 @@ export async function importRegister(dataDir: string, files: readonly string[], 
   const tmp = join(dirname(path), `.addresses.sqlite.tmp-${process.pid}`);
   await mkdir(dataDir, { recursive: true });
   await removeAbandoned(dirname(path));
-  const db = new DatabaseSync(tmp);
+  const db = openSqliteFile(tmp);
   try {
     const summary = await fill(db, files, progress);
     db.close();
@@ -109,7 +109,7 @@ export async function importRegister(dataDir: string, files: readonly string[], 
     await rename(tmp, path);
     return { ...summary, path };
   } catch (err) {
-    if (db.isOpen) db.close();
+    if (db.open) db.close();
     await rm(tmp, { force: true });
     throw err;
   }
@@ -132,12 +132,12 @@ async function removeAbandoned(dir: string): Promise<void> {
 }
 
 /** Reads the files into the new index `db`; returns the counts. */
-async function fill(db: DatabaseSync, files: readonly string[], progress?: ImportProgress): Promise<Omit<ImportSummary, 'path'>> {
+async function fill(db: Database, files: readonly string[], progress?: ImportProgress): Promise<Omit<ImportSummary, 'path'>> {
   db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144;');
   db.exec(SCHEMA);
   // Every kept record, before boxes are folded: in the temporary (in-memory) database, so the file never holds them.
   db.exec('CREATE TEMP TABLE raw (street INTEGER NOT NULL, number TEXT NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL)');
-  const insertRaw = db.prepare('INSERT INTO raw VALUES (?, ?, ?, ?)');
+  const insertRaw = db.prepare<[number, string, number, number]>('INSERT INTO raw VALUES (?, ?, ?, ?)');
   const streets = new Map<string, StreetRow>();
   let rows = 0;
   let current = 0;
@@ -169,8 +169,8 @@ async function fill(db: DatabaseSync, files: readonly string[], progress?: Impor
   db.exec('DROP TABLE raw');
   db.exec(INDEXES);
   writeStreets(db, streets);
-  const addresses = Number((db.prepare('SELECT count(*) AS n FROM addresses').get() as { n: number }).n);
-  const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+  const addresses = Number(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM addresses').get()!.n);
+  const meta = db.prepare<[string, string]>('INSERT INTO meta VALUES (?, ?)');
   for (const [k, v] of Object.entries({
     format: INDEX_FORMAT, rows, addresses, streets: streets.size, imported_utc: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
     files: JSON.stringify(files.map((f) => f.split(/[\\/]/).pop())),
@@ -181,25 +181,25 @@ async function fill(db: DatabaseSync, files: readonly string[], progress?: Impor
 }
 
 /** The street rows, their full-text entries and the dictionary of their words. */
-function writeStreets(db: DatabaseSync, streets: ReadonlyMap<string, StreetRow>): void {
-  const insert = db.prepare('INSERT INTO streets VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const words = db.prepare('INSERT INTO street_words (rowid, street, town) VALUES (?, ?, ?)');
+function writeStreets(db: Database, streets: ReadonlyMap<string, StreetRow>): void {
+  const insert = db.prepare<[number, string, string, string, string, string, string, number, number]>('INSERT INTO streets VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const words = db.prepare<[number, string, string]>('INSERT INTO street_words (rowid, street, town) VALUES (?, ?, ?)');
   // The street's point: its address nearest the mean of its addresses, so it lies on the street.
-  const nearest = db.prepare(`SELECT lat, lon FROM addresses WHERE street = ?
+  const nearest = db.prepare<[number, number, number, number, number], { lat: number; lon: number }>(`SELECT lat, lon FROM addresses WHERE street = ?
     ORDER BY (lat - ?) * (lat - ?) + (lon - ?) * (lon - ?) * 0.4 LIMIT 1`);
   const vocab = new Set<string>();
   for (const s of streets.values()) {
     const mLat = s.sumLat / s.count;
     const mLon = s.sumLon / s.count;
-    const p = nearest.get(s.id, mLat, mLat, mLon, mLon) as { lat: number; lon: number };
+    const p = nearest.get(s.id, mLat, mLat, mLon, mLon)!;
     insert.run(s.id, s.streetId, s.postcode, s.region, JSON.stringify(s.names), JSON.stringify(s.towns), JSON.stringify(s.localities), p.lat, p.lon);
     const street = foldText(s.names.join(' '));
     const town = foldText([...new Set([...s.towns, ...s.localities])].join(' '));
     words.run(s.id, street, `${town} ${s.postcode}`);
     for (const w of tokenize(`${street} ${town}`)) vocab.add(w);
   }
-  const del = db.prepare('INSERT INTO vocab_deletes VALUES (?, ?)');
-  const word = db.prepare('INSERT INTO vocab VALUES (?)');
+  const del = db.prepare<[string, string]>('INSERT INTO vocab_deletes VALUES (?, ?)');
+  const word = db.prepare<[string]>('INSERT INTO vocab VALUES (?)');
   for (const w of vocab) {
     if (/^[0-9]+$/.test(w)) continue;
     word.run(w);

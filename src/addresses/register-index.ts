@@ -15,8 +15,8 @@
  *   register's word, wherever the typo is;
  * - `meta`: the counts and when and from what the index was imported.
  */
-import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
+import type { Database } from '../db/database.js';
 
 /** The index file's name in the data directory. */
 const ADDRESS_INDEX_FILE = 'addresses.sqlite';
@@ -74,8 +74,8 @@ export interface IndexSummary {
 }
 
 /** Reads `meta` of an open index; throws when it is not an index of this format. */
-export function indexSummary(db: DatabaseSync): IndexSummary {
-  const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+export function indexSummary(db: Database): IndexSummary {
+  const rows = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta').all();
   const meta = new Map(rows.map((r) => [r.key, r.value]));
   if (meta.get('format') !== String(INDEX_FORMAT)) {
     throw new Error(`not an address index of format ${INDEX_FORMAT} (format ${meta.get('format') ?? 'none'})`);

@@ -117,9 +117,12 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
   return latest;
 }
 
-/** Opens an existing database file read-only, without migrating it (inspection, tests). */
-export function openDatabaseReadOnly(file: string): Database {
-  return new SqliteDatabase(new DatabaseSync(file, { readOnly: true }));
+/**
+ * Opens a SQLite file as it is, without the service's schema or pragmas: another format (the address index, read only
+ * by the geocoder and written by its import), or the service's database for inspection (`readOnly`).
+ */
+export function openSqliteFile(file: string, options: { readonly readOnly?: boolean } = {}): Database {
+  return new SqliteDatabase(new DatabaseSync(file, { readOnly: options.readOnly === true }));
 }
 
 /** Opens (creating if needed) the database file, enables WAL and foreign keys, and migrates it. */

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DatabaseSync } from 'node:sqlite';
+import { openSqliteFile } from '../../src/db/database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegisterFileError } from '../../src/addresses/register-csv.js';
 import { importRegister } from '../../src/addresses/register-import.js';
@@ -30,7 +30,7 @@ afterAll(() => root?.cleanup());
 
 /** The summary of the index in `dir`. */
 function summaryOf(dir: string) {
-  const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
+  const db = openSqliteFile(addressIndexPath(dir), { readOnly: true });
   try {
     return indexSummary(db);
   } finally {
@@ -48,7 +48,7 @@ describe('svc addresses import', () => {
     expect(summary).toMatchObject({ rows: allRows.length, addresses: currentKeys.size });
     expect(summary.current).toBe(allRows.filter((r) => r.status === 'current').length);
     expect(summaryOf(dir)).toMatchObject({ addresses: currentKeys.size, rows: allRows.length, files: files.map((f) => f.split('/').pop()) });
-    const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
+    const db = openSqliteFile(addressIndexPath(dir), { readOnly: true });
     try {
       const loi16 = db.prepare(`SELECT count(*) AS n FROM addresses a JOIN streets s ON s.id = a.street
         WHERE s.street_id = '1001' AND a.number = '16'`).get() as { n: number };
@@ -69,7 +69,7 @@ describe('svc addresses import', () => {
     const dir = join(root.dir, 'packed');
     const summary = await importRegister(dir, [zip, gz]);
     expect(summary.addresses).toBe(currentKeys.size);
-    const db = new DatabaseSync(addressIndexPath(dir), { readOnly: true });
+    const db = openSqliteFile(addressIndexPath(dir), { readOnly: true });
     try {
       const names = db.prepare("SELECT names FROM streets WHERE street_id = '2003'").get() as { names: string };
       expect(JSON.parse(names.names)).toEqual(['Sint-Pietersplein, "Oost"']);

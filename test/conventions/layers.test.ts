@@ -29,8 +29,9 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Seams to the services the API calls (the model service's contract and client, the HTTP upstream stack).
   upstream: ['errors', 'store'],
   geocode: ['errors', 'util'],
-  // The official address register: its import and its index, searched with the geocoder's address check.
-  addresses: ['errors', 'geocode', 'util'],
+  // The official address register: its import and its index (a SQLite file through db/'s typed handle), searched
+  // with the geocoder's address check.
+  addresses: ['db', 'errors', 'geocode', 'util'],
   // Back ends: the kernels and their thread pool, the stand-in city model (it aggregates what it writes with the
   // kernels), the stand-in model service, and the NATS cluster (the link, names, buckets, KV operations and the task
   // queue). The cluster imports no product: each product's KV implementation of its own seam sits beside the seam

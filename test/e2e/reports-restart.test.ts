@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openDatabaseReadOnly } from '../../src/db/database.js';
+import { openSqliteFile } from '../../src/db/database.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -77,7 +77,7 @@ afterAll(async () => {
 
 /** States of every job, read from the database file as it is on disk. */
 function statesOnDisk(): Map<string, string> {
-  const db = openDatabaseReadOnly(join(dir, 'svc.sqlite'));
+  const db = openSqliteFile(join(dir, 'svc.sqlite'), { readOnly: true });
   try {
     return new Map((db.prepare('SELECT id, state FROM report_jobs').all() as { id: string; state: string }[]).map((r) => [r.id, r.state]));
   } finally {
