@@ -32,7 +32,7 @@ import {
 } from '../compute/precompute-figures.js';
 
 /** Value written where a cell has no figure. */
-export const ATLAS_NODATA = -9999;
+const ATLAS_NODATA = -9999;
 
 /** One exported file. */
 export interface ExportedFile {

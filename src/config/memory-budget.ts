@@ -10,7 +10,7 @@ import { fail } from './kinds.js';
 import { DEFAULT_MEMORY_BUDGET_MB, SETTINGS, type SettingValues } from './settings.js';
 
 /** Least a cache sized from the budget may get, MiB. */
-export const MIN_CACHE_MB = 1;
+const MIN_CACHE_MB = 1;
 
 /** The settings that size the caches. */
 type BudgetSettings = Pick<SettingValues, 'memoryBudgetMb' | 'statsResponseCacheMb' | 'mapTileCacheMb' | 'mapSliceCacheMb'>;

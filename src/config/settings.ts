@@ -60,7 +60,7 @@ const setting = <T>(entry: Setting<T>): Setting<T> => entry;
 const MIN_TILE_SECRET_CHARS = 32;
 
 /** Smallest accepted `SVC_MEMORY_BUDGET_MB`: 4 MiB for each sixteenth of it a cache gets. */
-export const MIN_MEMORY_BUDGET_MB = 64;
+const MIN_MEMORY_BUDGET_MB = 64;
 /** Default `SVC_MEMORY_BUDGET_MB`. */
 export const DEFAULT_MEMORY_BUDGET_MB = 512;
 

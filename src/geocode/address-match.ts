@@ -70,7 +70,7 @@ export interface PreparedParts {
 
 const POSTCODE = /^[1-9][0-9]{3}$/;
 /** A house number as a folded query word: digits and up to two letters ("16", "16a", "1200"). */
-export const HOUSE_NUMBER = /^[0-9]{1,5}[a-z]{0,2}$/;
+const HOUSE_NUMBER = /^[0-9]{1,5}[a-z]{0,2}$/;
 
 /**
  * How a street-level result answers the house number the query asked, and the factor its relevance is multiplied by

@@ -96,11 +96,6 @@ function addRun(layer: MvtLayer, frame: TileFrame, i: number, j0: number, j1: nu
   if (overlapsTile(ring) && ringArea2(ring) > 0) layer.addPolygon([ring], values);
 }
 
-/** Adds the features of the tile in `frame` to `layer`, whose keys are the names of `fields`, in that order. */
-export function addCellFeatures(layer: MvtLayer, frame: TileFrame, fields: readonly FieldSlice[]): void {
-  addTableFeatures(layer, frame, fields.map((f) => blockTable(frame, f)));
-}
-
 /** Adds the features of the blocks whose published values are `tables` (blockTable, one per key of `layer`). */
 export function addTableFeatures(layer: MvtLayer, frame: TileFrame, tables: readonly Float64Array[]): void {
   const { r0, r1, c0, c1 } = frame.blocks;

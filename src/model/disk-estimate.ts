@@ -17,9 +17,9 @@ import type { DatasetPlan } from './presets.js';
  * and 16×): 0.88 on the demo zone at 10 m (statics included), 0.70 on the bench block at 1 m (its hourly chunks); 0.95
  * keeps a margin of about 8 % over the larger.
  */
-export const STORED_BYTES_PER_VALUE = 0.95;
+const STORED_BYTES_PER_VALUE = 0.95;
 /** Stored aggregates (levels 1, 2 and 4 at 1 m) relative to the hourly chunks' bytes: measured 0.083; 0.1 with a margin. */
-export const AGGREGATE_SHARE = 0.1;
+const AGGREGATE_SHARE = 0.1;
 /** Bytes per cell of the static arrays (outdoor uint8, building height float32), before compression. */
 const STATIC_BYTES_PER_CELL = 5;
 

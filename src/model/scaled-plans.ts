@@ -26,7 +26,7 @@ export const SCALABLE_PRESETS = ['demo', 'bench', 'fixture'] as const;
 export type ScalablePreset = (typeof SCALABLE_PRESETS)[number];
 
 /** Largest K accepted: 4,096 times the demo zone is about 7,900 km², a country's worth of 10 m cells. */
-export const MAX_SCALE = 4096;
+const MAX_SCALE = 4096;
 
 /** How a scaled rectangle repeats the preset's: columns and rows of tiles. */
 export interface ScaleTiling {

@@ -17,7 +17,7 @@ import type { Random } from '../util/random.js';
  */
 
 /** Peak factor g of gust = mean + g·σ. */
-export const GUST_PEAK_FACTOR = 3;
+const GUST_PEAK_FACTOR = 3;
 /** Turbulence intensity σ/U of the open-site 10 m wind. */
 export const OPEN_SITE_TI = 0.22;
 /** Range of the storm's peak hourly mean wind at 10 m, m/s (drawn per year; a windier hour is kept as it is). */

@@ -52,7 +52,7 @@ export interface LiveCacheOptions {
 }
 
 /** Default memory budget of the cache: 32 MiB. */
-export const LIVE_CACHE_BYTES = 32 * 1024 * 1024;
+const LIVE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** What the cache holds for an entry besides the answer: key, map entry, the entry and its `{ entry, bytes }` record. */
 const ENTRY_RECORD_BYTES = MAP_ENTRY_BYTES + 2 * (OBJECT_HEADER_BYTES + 2 * SLOT_BYTES);

@@ -88,7 +88,7 @@ export function computeAirBlock(air: AirHourly, calendar: Calendar, benchmark?: 
  * The pollutant with the highest mean sub-index at hour `h` among pollutants with data, as an index into `POLLUTANTS`;
  * ties go to the earlier pollutant (NO2, PM2.5, PM10). −1 when no pollutant has data.
  */
-export function dominantPollutantIndex(air: AirHourly, h: number): number {
+function dominantPollutantIndex(air: AirHourly, h: number): number {
   let best = -1;
   let bestMean = -Infinity;
   POLLUTANTS.forEach((p, i) => {

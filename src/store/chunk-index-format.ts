@@ -19,7 +19,7 @@ export const INDEX_MAGIC = new Uint8Array([0x53, 0x56, 0x43, 0x49, 0x44, 0x58, 0
 /** Bytes of one entry: stored size, CRC-32. */
 export const ENTRY_BYTES = 8;
 /** Most entries per block: 64 KiB blocks, about 2,500 of them for 20 million entries. */
-export const MAX_BLOCK_ENTRIES = 8192;
+const MAX_BLOCK_ENTRIES = 8192;
 /** Fewest entries per block (512-byte blocks), for small stores. */
 const MIN_BLOCK_ENTRIES = 64;
 

@@ -34,7 +34,7 @@ const damage = (where: Where, why: string, cause?: unknown) =>
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /** Parses and checks root bytes: length, CRC-32, header, block table. */
-export function decodeRoot(bytes: Uint8Array, where: Where): IndexRoot {
+function decodeRoot(bytes: Uint8Array, where: Where): IndexRoot {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const head = INDEX_MAGIC.length;
   if (buf.length < head + 8) throw damage(where, `is truncated (${buf.length} bytes)`);

@@ -142,7 +142,7 @@ export function arrayChunkKeys(name: string, shape: readonly number[], chunks: r
 }
 
 /** Every chunk key of every array described by consolidated metadata (`.zmetadata` → `metadata`). */
-export function expectedChunkKeys(metadata: Readonly<Record<string, unknown>>): string[] {
+function expectedChunkKeys(metadata: Readonly<Record<string, unknown>>): string[] {
   const keys: string[] = [];
   for (const [path, value] of Object.entries(metadata)) {
     if (!path.endsWith('/.zarray')) continue;

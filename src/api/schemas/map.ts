@@ -55,7 +55,7 @@ export const MapCatalogSchema = Type.Object({
 });
 
 /** What made the data (store/provenance.ts), as TileJSON and the atlas files publish it. */
-export const ProvenanceSchema = Type.Object({
+const ProvenanceSchema = Type.Object({
   label: Type.String({ description: 'The sentence shown with the data; the attribution starts with it.' }),
   stand_in: Type.Boolean({ description: 'True while any value is synthetic data of the stand-in model (not every array replaced by a whole-grid import).' }),
   model: nullable(Type.String({ description: 'The model that made the data, from the dataset\'s attributes.' })),
