@@ -30,7 +30,7 @@ interface StepResult {
   readonly cpu_s: number;
   readonly rss_before_mb: number;
   readonly peak_rss_mb: number;
-  readonly peak_live_mb?: number;
+  readonly peak_live_mb?: number | undefined;
   readonly bytes: number;
 }
 

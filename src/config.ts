@@ -49,10 +49,13 @@ export type Config = Omit<SettingValues, GroupedKey> & {
   readonly nats: NatsConfig | undefined;
 };
 
+/** `T` with every property optional, absent or undefined alike (undefined: not overridden). */
+type Optional<T> = { [K in keyof T]?: T[K] | undefined };
+
 /** Settings a caller may override after the environment is read (CLI flags, tests); validated like the rest. */
-export type ConfigOverrides = Partial<Omit<Config, 'limits' | 'geocoder' | 'nats'>> & {
-  readonly limits?: Partial<DefaultLimits>;
-  readonly geocoder?: GeocoderConfig;
+export type ConfigOverrides = Optional<Omit<Config, 'limits' | 'geocoder' | 'nats'>> & {
+  readonly limits?: Optional<DefaultLimits> | undefined;
+  readonly geocoder?: GeocoderConfig | undefined;
   /** A cluster to join; an outage bound it leaves out is the environment's (or the default). */
   readonly nats?: Omit<NatsConfig, 'outageMs'> & Partial<Pick<NatsConfig, 'outageMs'>>;
 };
@@ -173,7 +176,10 @@ export function loadConfig(env: Environment, overrides: ConfigOverrides = {}): C
   const dataDir = resolve(overrides.dataDir ?? read(SETTINGS.dataDir, env));
   const context: DefaultContext = { dataDir, docsUrl: read(SETTINGS.docsUrl, env), version: packageVersion() };
   const fromEnv = assemble(readEnvironment(env, context), context);
-  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ConfigOverrides;
+  // The overrides given a value: an undefined one is absent, so it never hides the environment's in the spread below.
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as {
+    [K in keyof ConfigOverrides]?: Exclude<ConfigOverrides[K], undefined>;
+  };
   const limits = Object.fromEntries(Object.entries(given.limits ?? {}).filter(([, v]) => v !== undefined));
   const merged: Config = {
     ...fromEnv,

@@ -32,7 +32,7 @@ export class ServiceError extends Error {
   /** Extra machine-readable facts (e.g. `retryAfterS` for rate limits); never secrets. */
   readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, detail: string, options?: { cause?: unknown; extra?: Record<string, unknown> }) {
+  constructor(code: ErrorCode, detail: string, options?: { cause?: unknown; extra?: Record<string, unknown> | undefined }) {
     super(detail, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -24,7 +24,7 @@ export interface AbSettings {
   readonly cellHours: number;
   readonly seed: number;
   readonly budgetMs: number;
-  readonly threshold?: number;
+  readonly threshold?: number | undefined;
   readonly minRounds?: number;
   /** Most warm-up units per contender (default 15). */
   readonly maxWarmup?: number;

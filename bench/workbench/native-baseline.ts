@@ -17,9 +17,9 @@ import { median } from './statistics.js';
 export interface NativeOutcome {
   readonly rates: number[];
   readonly bandwidthGBs?: number;
-  readonly checksum?: string;
-  readonly compiler?: string;
-  readonly unavailable?: string;
+  readonly checksum?: string | undefined;
+  readonly compiler?: string | undefined;
+  readonly unavailable?: string | undefined;
 }
 
 /** 64-bit polynomial checksum of 32-bit words, as the C program computes it. */

@@ -34,7 +34,7 @@ const git = (args: string[]): string => execFileSync('git', args, { cwd: PROJECT
 export interface ContextStart {
   readonly started: string;
   readonly load: number[];
-  readonly times?: { total: number; steal: number };
+  readonly times?: { total: number; steal: number } | undefined;
 }
 
 /** Starts measuring load and steal. */

@@ -39,9 +39,9 @@ export interface WorkerLoopOptions {
   readonly concurrency: number;
   readonly workerId: string;
   /** How long `stop()` lets in-flight tasks finish before handing them back, ms (default 10 s). */
-  readonly graceMs?: number;
+  readonly graceMs?: number | undefined;
   /** How long a finished task's result and acknowledgement wait for a lost link to return, ms (default 60 s). */
-  readonly outageBoundMs?: number;
+  readonly outageBoundMs?: number | undefined;
   readonly log?: Logger;
 }
 

@@ -56,7 +56,7 @@ export interface WorkerNodeOptions {
   /** Task kinds to serve; default WORKER_TASK_KINDS. */
   readonly kinds?: readonly TaskKindsFactory[];
   /** Accept fault-injection tasks in the pool (tests of crash handling only). */
-  readonly allowFaultInjection?: boolean;
+  readonly allowFaultInjection?: boolean | undefined;
 }
 
 /** A running worker. */

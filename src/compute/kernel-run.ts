@@ -128,7 +128,7 @@ export async function loadChunk(ds: ComputeDataset, kernel: ChunkSink, sel: Chun
 
 /** What one computation reads: aggregates to merge and chunks to decode. */
 export interface ComputationReads {
-  readonly aggregates?: PlannedAggregates;
+  readonly aggregates?: PlannedAggregates | undefined;
   readonly chunks: readonly ChunkSelection[];
 }
 

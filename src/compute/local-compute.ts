@@ -18,20 +18,20 @@ export interface LocalComputeOptions {
   /** A data directory, or a base URL serving the same files (read-only). */
   readonly dataDir: string;
   /** Compute threads; default: the number of cores. */
-  readonly threads?: number;
+  readonly threads?: number | undefined;
   /** Queries spanning at least this many chunks are split across threads (default SPLIT_MIN_CHUNKS). */
-  readonly splitMinChunks?: number;
+  readonly splitMinChunks?: number | undefined;
   /** Merge stored aggregates where they cover a sample (default true; false: the naive path, for comparison). */
-  readonly aggregates?: boolean;
+  readonly aggregates?: boolean | undefined;
   /** Accept fault-injection tasks (tests of crash handling only). */
-  readonly allowFaultInjection?: boolean;
+  readonly allowFaultInjection?: boolean | undefined;
 }
 
 /** A compute thread died while running a task (crash, out of memory); Piscina replaces the thread. */
 export class ComputeThreadLostError extends UpstreamError {}
 
 /** A Piscina pool of `threads` compute threads as a task executor (also the executor of a cluster worker). */
-export function createPoolExecutor(threads: number, options: { allowFaultInjection?: boolean } = {}): TaskExecutor {
+export function createPoolExecutor(threads: number, options: { allowFaultInjection?: boolean | undefined } = {}): TaskExecutor {
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
     throw new ValidationError(`Compute threads must be an integer from 1 to 256, got ${threads}.`);
   }

@@ -56,12 +56,12 @@ export interface PlannedComputeOptions {
   /** Where this process reads metadata and outdoor masks for planning (and what local tasks name as their data). */
   readonly dataDir: string;
   /** Queries spanning at least this many chunks are split (default SPLIT_MIN_CHUNKS, at least 2). */
-  readonly splitMinChunks?: number;
+  readonly splitMinChunks?: number | undefined;
   /**
    * Merge stored aggregates where they cover whole blocks of a sample (default true). false decodes every chunk the
    * sample touches: the naive path the query benchmark compares with; answers are identical either way.
    */
-  readonly aggregates?: boolean;
+  readonly aggregates?: boolean | undefined;
 }
 
 /** The reads of one part of a split query. */

@@ -23,7 +23,7 @@ export interface SamplePlan {
 /** Options of `planSample`. */
 export interface PlanOptions {
   /** Use the dataset's stored aggregates where they cover the sample (default true); false decodes every chunk. */
-  readonly aggregates?: boolean;
+  readonly aggregates?: boolean | undefined;
 }
 
 /** Plans the reads of `request` in `ds`; sampling errors (e.g. no outdoor cell in the radius) propagate. */

@@ -25,17 +25,17 @@ export function isStreetLevel(kind: ResultKind): boolean {
 export interface AddressParts {
   readonly kind: ResultKind;
   /** The street's name in each language; present for `address` and `street`. */
-  readonly street?: readonly string[];
-  readonly houseNumber?: string;
-  readonly postcode?: string;
+  readonly street?: readonly string[] | undefined;
+  readonly houseNumber?: string | undefined;
+  readonly postcode?: string | undefined;
   /** The municipality's name in each language (or the locality's, for `place`); the first is displayed by default. */
   readonly municipality: readonly string[];
   /** Other locality names the query may use instead of the municipality (district, suburb); never displayed. */
-  readonly localities?: readonly string[];
+  readonly localities?: readonly string[] | undefined;
   /** ISO 3166-1 alpha-2, lower case, when known. */
-  readonly countryCode?: string;
+  readonly countryCode?: string | undefined;
   /** The country's name as the result gives it, for `place` display ("Lille, France"). */
-  readonly country?: string;
+  readonly country?: string | undefined;
 }
 
 /** Splits a multilingual name the way OpenStreetMap writes Belgian names: "Rue Neuve - Nieuwstraat", "A / B". */

@@ -36,26 +36,26 @@ export interface ApiKeyRecord {
 export interface KeySpec {
   readonly type: KeyType;
   readonly label: string;
-  readonly cities?: readonly string[];
-  readonly products?: readonly (Product | typeof ANY)[];
-  readonly metrics?: readonly (Metric | typeof ANY)[];
-  readonly origins?: readonly string[];
-  readonly ratePerMin?: number;
-  readonly reportsPerDay?: number;
-  readonly expiresAt?: string;
+  readonly cities?: readonly string[] | undefined;
+  readonly products?: readonly (Product | typeof ANY)[] | undefined;
+  readonly metrics?: readonly (Metric | typeof ANY)[] | undefined;
+  readonly origins?: readonly string[] | undefined;
+  readonly ratePerMin?: number | undefined;
+  readonly reportsPerDay?: number | undefined;
+  readonly expiresAt?: string | undefined;
 }
 
 /** Changes to an issued key; `null` clears an override or an expiry, `active: true` reactivates. */
 export interface KeyChanges {
-  readonly label?: string;
-  readonly cities?: readonly string[];
-  readonly products?: readonly (Product | typeof ANY)[];
-  readonly metrics?: readonly (Metric | typeof ANY)[];
-  readonly origins?: readonly string[];
-  readonly ratePerMin?: number | null;
-  readonly reportsPerDay?: number | null;
-  readonly expiresAt?: string | null;
-  readonly active?: boolean;
+  readonly label?: string | undefined;
+  readonly cities?: readonly string[] | undefined;
+  readonly products?: readonly (Product | typeof ANY)[] | undefined;
+  readonly metrics?: readonly (Metric | typeof ANY)[] | undefined;
+  readonly origins?: readonly string[] | undefined;
+  readonly ratePerMin?: number | null | undefined;
+  readonly reportsPerDay?: number | null | undefined;
+  readonly expiresAt?: string | null | undefined;
+  readonly active?: boolean | undefined;
 }
 
 /** The read side the HTTP layer needs: find the record of a presented key, or of the key a signed URL names. */

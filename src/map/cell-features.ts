@@ -16,7 +16,7 @@ export interface FieldSlice {
   readonly decimals: number;
   readonly values: Float32Array;
   /** How a block of cells publishes it (default: the mean). */
-  readonly aggregate?: 'mean' | 'mode';
+  readonly aggregate?: 'mean' | 'mode' | undefined;
   /**
    * The first grid row `values` holds (default 0): a band of rows row0 … row0 + values.length / nx − 1, which must
    * hold every row the tile's blocks cover (tile-frame.ts `frameRows`).

@@ -35,7 +35,7 @@ export interface TileAddress {
   readonly kind: TileKind;
   readonly layer: string;
   /** Live and forecast paths only. */
-  readonly timestamp?: string;
+  readonly timestamp?: string | undefined;
   readonly exp: unknown;
   readonly sig: unknown;
 }

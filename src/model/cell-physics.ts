@@ -25,7 +25,7 @@ export interface ChunkInputs {
   readonly chunk: ChunkShape;
   readonly features: CellFeatures;
   readonly drivers: HourlyDrivers;
-  readonly utci?: UtciGrid;
+  readonly utci?: UtciGrid | undefined;
 }
 
 /** Allocates one chunk per field, pre-filled with the fill value. */

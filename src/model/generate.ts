@@ -41,13 +41,13 @@ export interface GenerateOptions {
   readonly preset: Preset;
   readonly outDir: string;
   readonly seed: number;
-  readonly threads?: number;
+  readonly threads?: number | undefined;
   /** Only these dataset ids of the preset (default: all). */
   readonly datasets?: readonly string[];
   /** Show a progress bar on stderr (default true). */
   readonly progress?: boolean;
   /** The preset's street-level dataset over `scale` times its area instead of the preset (scaled-plans.ts). */
-  readonly scale?: number;
+  readonly scale?: number | undefined;
   /** Write the stored aggregates where the resolution gets them (default true). */
   readonly aggregate?: boolean;
   /** Free bytes under a directory (default: statfs); tests fake a full disk through it. */

@@ -85,7 +85,7 @@ function blockBounds(u: readonly Street[], v: readonly Street[], i: number, j: n
 /** Options of `generateLayout`. */
 export interface LayoutOptions {
   /** The benchmark block instead of a street grid: a square framed by buildings, crossed by two streets. */
-  readonly plaza?: boolean;
+  readonly plaza?: boolean | undefined;
   /** Points (zone coordinates, metres) that must be open ground: the blocks holding them become squares. */
   readonly openAt?: readonly (readonly [number, number])[];
 }

@@ -33,7 +33,7 @@ export interface Sample {
 /** Options of `sampleCells`. */
 export interface SampleOptions {
   /** Metres, 5 to 50. Ignored when `nationwide` is true. */
-  readonly radius_m?: number;
+  readonly radius_m?: number | undefined;
   /** Nationwide (low-resolution) datasets always use the containing cell. */
   readonly nationwide: boolean;
 }

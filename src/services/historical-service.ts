@@ -27,9 +27,9 @@ import { toCachedStats, type CachedStats, type StatsCache } from './stats-cache.
 
 /** The parameters of one request, type-checked by the route schema. */
 export interface HistoricalQuery extends LocationParams {
-  readonly radius?: number;
+  readonly radius?: number | undefined;
   /** Named metrics (duplicates allowed, collapsed); undefined means every metric the key holds. */
-  readonly metrics?: readonly StatMetric[];
+  readonly metrics?: readonly StatMetric[] | undefined;
 }
 
 /** The answer: the envelope as JSON text, whether it came from the cache, and what it depends on. */

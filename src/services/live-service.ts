@@ -27,7 +27,7 @@ const DEFAULT_LIVE_RADIUS_M = 10;
 
 /** The parameters of one request, type-checked by the route schema. */
 export interface LiveQuery extends LocationParams {
-  readonly radius?: number;
+  readonly radius?: number | undefined;
 }
 
 /** The envelope as JSON text; `cache` is set for realtime (hit or miss) and absent for forecast. */

@@ -28,9 +28,9 @@ export const RELEVANCE_FLOOR = 0.6;
 
 /** The location parameters as received (already type-checked by the route schema). */
 export interface LocationParams {
-  readonly address?: string;
-  readonly lat?: number;
-  readonly lon?: number;
+  readonly address?: string | undefined;
+  readonly lat?: number | undefined;
+  readonly lon?: number | undefined;
 }
 
 /** A resolved location inside a covered area. */

@@ -61,7 +61,7 @@ export interface AirBlock {
   readonly worst_month: number;
   readonly dominant_pollutant: Pollutant;
   readonly pollutant_share_pct: PerPollutant<number>;
-  readonly benchmark?: AirBenchmark;
+  readonly benchmark?: AirBenchmark | undefined;
 }
 
 

@@ -48,7 +48,7 @@ export interface HourlyAggregates {
   readonly hours: number;
   /** Number of sampled cells N the hours were reduced over. */
   readonly nCells: number;
-  readonly air?: AirHourly;
+  readonly air?: AirHourly | undefined;
   readonly wind?: WindHourly;
   readonly thermal?: ThermalHourly;
 }

@@ -26,7 +26,7 @@ export interface IndexContent {
   /** Consolidated metadata of the store (`.zmetadata` → `metadata`): the arrays whose chunks are listed. */
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly contentVersion: string;
-  readonly aggregates?: AggregateSection;
+  readonly aggregates?: AggregateSection | undefined;
   /** Entries per block (default: `blockEntriesFor` the number of entries). */
   readonly blockEntries?: number;
 }

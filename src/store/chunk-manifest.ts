@@ -39,7 +39,7 @@ export interface ChunkManifest {
   /** The `content_version` of the data the manifest describes. */
   readonly contentVersion: string;
   /** The stored aggregates, when the store has them (aggregate-files.ts). */
-  readonly aggregates?: AggregateSection;
+  readonly aggregates?: AggregateSection | undefined;
   /** Entries listed (chunks and aggregate files). */
   readonly size: number;
   /** The record of a stored file; undefined when the manifest lists no such key. Damage of the index itself throws. */

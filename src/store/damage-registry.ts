@@ -27,7 +27,7 @@ export class DamageRegistry {
   /** Reports made before a logger was attached, logged when it is. */
   #unlogged: DamagedDataError[] = [];
 
-  constructor(options: { now?: () => number; logger?: Pick<Logger, 'error'> } = {}) {
+  constructor(options: { now?: (() => number) | undefined; logger?: Pick<Logger, 'error'> | undefined } = {}) {
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
   }

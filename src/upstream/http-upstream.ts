@@ -16,9 +16,9 @@ export interface HttpUpstreamOptions {
   /** Absolute `http:` or `https:` root; a path prefix is kept (`http://h:1/api` → `/api/<path>`). */
   readonly baseUrl: string;
   /** Responses with a larger body reject with `UpstreamError`. */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Injected fetch (tests, instrumentation); the global `fetch` by default. */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
 }
 
 /** Checks and normalises a base URL: absolute http(s), no query or fragment, no trailing slash. */
@@ -91,8 +91,8 @@ export function httpUpstream(options: HttpUpstreamOptions): Upstream {
         const res = await doFetch(url, {
           method: request.method,
           headers: { accept: 'application/json', ...request.headers },
-          body: request.body,
-          signal,
+          body: request.body ?? null,
+          signal: signal ?? null,
         });
         const body = await readBody(res, limit, name);
         const headers: Record<string, string> = {};

@@ -19,7 +19,7 @@ export interface RetryOptions {
   readonly maxDelayMs: number;
   readonly clock: UpstreamClock;
   /** Uniform [0, 1) source for the jitter; `Math.random` by default. */
-  readonly random?: () => number;
+  readonly random?: (() => number) | undefined;
 }
 
 /** Waits `ms` on the clock; rejects with the signal's reason if it is aborted first. */

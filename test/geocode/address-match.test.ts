@@ -180,7 +180,7 @@ describe('no result contradicts the postcode or municipality of the query (prope
     town: fc.option(fc.constantFrom(...names), { nil: undefined }),
     comma: fc.boolean(),
   });
-  const text = (q: { street: string; number?: number; postcode?: string; town?: string; comma: boolean }) =>
+  const text = (q: { street: string; number?: number | undefined; postcode?: string | undefined; town?: string | undefined; comma: boolean }) =>
     [q.number === undefined ? q.street : `${q.street} ${q.number}`, [q.postcode, q.town].filter(Boolean).join(' ')]
       .filter((s) => s !== '')
       .join(q.comma ? ', ' : ' ');

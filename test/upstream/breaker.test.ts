@@ -5,7 +5,7 @@ import type { Upstream, UpstreamRequest, UpstreamResponse } from '../../src/upst
 import { ManualClock } from '../services/support/manual-clock.js';
 
 /** An upstream whose next outcome the test sets; counts the calls that reached it. */
-function controllable(): Upstream & { calls: number; next: number | Error; hold?: Promise<void> } {
+function controllable(): Upstream & { calls: number; next: number | Error; hold?: Promise<void> | undefined } {
   const up = {
     name: 'model service',
     calls: 0,
