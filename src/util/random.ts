@@ -61,11 +61,6 @@ export function hash32(...values: number[]): number {
   return h;
 }
 
-/** `hash32` mapped to [0, 1). */
-export function hashUnit(...values: number[]): number {
-  return hash32(...values) / TWO_POW_32;
-}
-
 /** 32-bit hash of a string label (FNV-1a over UTF-16 code units, then mixed). */
 function hashLabel(label: string): number {
   let h = 0x811c9dc5;

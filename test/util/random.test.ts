@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom, hash32, hashUnit } from '../../src/util/random.js';
+import { createRandom, hash32 } from '../../src/util/random.js';
 
 const N = 100_000;
 
@@ -98,7 +98,7 @@ describe('hash32', () => {
 
   it('spreads neighbouring cells uniformly (per-cell noise)', () => {
     const u = new Float64Array(200 * 200);
-    for (let r = 0; r < 200; r++) for (let c = 0; c < 200; c++) u[r * 200 + c] = hashUnit(r, c, 99);
+    for (let r = 0; r < 200; r++) for (let c = 0; c < 200; c++) u[r * 200 + c] = hash32(r, c, 99) / 2 ** 32;
     const [mean, variance] = meanVar(u);
     expect(mean).toBeCloseTo(0.5, 2);
     expect(variance).toBeCloseTo(1 / 12, 2);
