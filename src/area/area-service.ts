@@ -22,9 +22,9 @@ import { computeArea, type AreaBackend, type AreaResult, type PlannedFeature } f
 
 /** What the request asked, besides the GeoJSON body. */
 export interface AreaOptions {
-  readonly metrics?: readonly StatMetric[];
+  readonly metrics?: readonly StatMetric[] | undefined;
   /** 0 to 1; undefined: a cell counts when its centre lies inside. */
-  readonly minCoverage?: number;
+  readonly minCoverage?: number | undefined;
 }
 
 /** One feature of the answer: its result, or its error. */

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { readAreaBody } from '../../src/geo/geojson-polygons.js';
+import type { Ring } from '../../src/geo/polygon.js';
 import { findEdgeContact } from '../../src/geo/ring-validity.js';
 
 const LIMITS = { maxFeatures: 3, maxPositions: 40 };
-const sq = (x: number, y: number, d: number) => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
+const sq = (x: number, y: number, d: number): Ring => [[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]];
 const lambert = (coordinates: unknown) => ({ type: 'Polygon', crs: 'EPSG:31370', coordinates });
 
 describe('readAreaBody', () => {
