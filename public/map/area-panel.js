@@ -67,7 +67,8 @@ export function renderArea(body, feature, command) {
       list.setAttribute('aria-label', heading);
       for (const c of classes.classes.filter((c) => c.area_m2 > 0)) {
         const bar = el('span', 'area-bar');
-        bar.style.width = `${Math.max(1, c.share_pct)}%`;
+        // The bar's track is half the value cell, so the figures beside it never wrap under it.
+        bar.style.width = `${Math.max(1, c.share_pct) / 2}%`;
         const value = el('dd', '', `${c.share_pct} % · ${m2(c.area_m2)}`);
         value.prepend(bar);
         list.append(el('dt', '', c.name), value);
