@@ -1,6 +1,8 @@
 import type { GridGeometry } from '../store/dataset-types.js';
-import { addFineStructure } from './fine-features.js';
-import { probe, type Layout } from './layout.js';
+import { addFineStructure, FACADE_REACH_M } from './fine-features.js';
+import { grownWindow, wholeGrid, windowCells, windowWidth, type GridWindow } from './grid-window.js';
+import type { Layout } from './layout.js';
+import { RASTER_KIND, rasteriseLayout, rasterIndex, type LayoutRaster } from './layout-raster.js';
 import { pedestrianWind } from './pedestrian-wind.js';
 
 /** Number of azimuth sectors for horizons and wind speed ratios (22.5° each, sector 0 centred on north). */
@@ -8,13 +10,16 @@ export const SECTORS = 16;
 
 /** How far horizons are traced, metres. */
 const HORIZON_REACH_M = 120;
+/** How far a street's traffic reaches into its surroundings, metres. */
+const TRAFFIC_REACH_M = 40;
 
 /** Surface codes of `CellFeatures.surface`. */
 export const SURFACE = Object.freeze({ street: 0, courtyard: 1, square: 2, building: 3, crossing: 4 });
 
 /**
- * Static per-cell inputs of the stand-in model, rasterised from a layout. All arrays are flat (row * nx + col).
- * Shared with generator worker threads through SharedArrayBuffers.
+ * Static per-cell inputs of the stand-in model, rasterised from a layout, for the cells of a grid window
+ * (grid-window.ts): every array is flat over the window's cells, (row − r0) * width + col − c0 (row * nx + col over
+ * the whole grid). Shared with generator worker threads through SharedArrayBuffers.
  */
 export interface CellFeatures {
   /** What each cell is (SURFACE codes). */
@@ -48,35 +53,45 @@ export function shared<T extends Float32Array | Uint8Array>(ctor: new (b: Shared
   return new ctor(new SharedArrayBuffer(n * bytes));
 }
 
+/** How far a cell's features look around it, metres: horizons, traffic spread and the nearest façade. */
+const SURROUNDINGS_REACH_M = Math.max(HORIZON_REACH_M, TRAFFIC_REACH_M, FACADE_REACH_M);
+
+/** Cells around a window whose layout its features read, at `res` metres a cell (the halo of a window). */
+export function surroundingsCells(res: number): number {
+  return Math.max(1, Math.ceil(SURROUNDINGS_REACH_M / res));
+}
+
 /**
- * Rasterises `layout` on `grid` (zone origin at grid cell edges) and derives every per-cell feature, with the fine
- * structure of `fine-features.ts` (seeded by `seed`).
+ * Rasterises `layout` on `grid` (zone origin at grid cell edges) and derives every per-cell feature of the cells of
+ * `window`, with the fine structure of `fine-features.ts` (seeded by `seed`). A cell's features depend on the grid and
+ * the cell, never on the window: a window's features are the whole grid's cut to it, bit for bit (what lets
+ * generation work window by window).
  */
-export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: number): CellFeatures {
+export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: number, window: GridWindow = wholeGrid(grid)): CellFeatures {
   const { nx, ny, resolution_m: res } = grid;
-  const n = nx * ny;
+  const n = windowCells(window);
+  const width = windowWidth(window);
+  const around = rasteriseLayout(layout, grid, grownWindow(window, surroundingsCells(res), nx, ny));
   const outdoor = shared(Uint8Array, n, 1);
   const buildingHeight = shared(Float32Array, n, 4);
-  const streetTraffic = new Float32Array(n);
-  const kind = new Uint8Array(n); // 0 street, 1 courtyard, 2 square, 3 building
+  const kind = new Uint8Array(n);
   const axis = new Int8Array(n);
-  for (let row = 0; row < ny; row++) {
-    for (let col = 0; col < nx; col++) {
-      const i = row * nx + col;
-      const p = probe(layout, (col + 0.5) * res, (ny - row - 0.5) * res);
-      kind[i] = p.kind === 'street' ? 0 : p.kind === 'courtyard' ? 1 : p.kind === 'square' ? 2 : 3;
-      outdoor[i] = p.kind === 'building' ? 0 : 1;
-      buildingHeight[i] = p.height;
-      streetTraffic[i] = p.traffic;
-      axis[i] = p.axis;
+  for (let row = window.r0; row < window.r1; row++) {
+    for (let col = window.c0; col < window.c1; col++) {
+      const i = (row - window.r0) * width + col - window.c0;
+      const a = rasterIndex(around, row, col);
+      kind[i] = around.kind[a];
+      outdoor[i] = around.outdoor[a];
+      buildingHeight[i] = around.height[a];
+      axis[i] = around.axis[a];
     }
   }
   const horizon = shared(Float32Array, n * SECTORS, 4);
   const skyView = shared(Float32Array, n, 4);
   const canyon = shared(Float32Array, n, 4);
-  traceHorizons(grid, buildingHeight, horizon, skyView, canyon);
+  traceHorizons(grid, around, window, horizon, skyView, canyon);
   const traffic = shared(Float32Array, n, 4);
-  spreadTraffic(grid, streetTraffic, kind, traffic);
+  spreadTraffic(grid, around, window, traffic);
   const windFactor = shared(Float32Array, n * SECTORS, 4);
   const turbulence = shared(Float32Array, n, 4);
   const ratios = new Float32Array(SECTORS);
@@ -90,23 +105,30 @@ export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: nu
   const taOffset = shared(Float32Array, n, 4);
   const surface = new Uint8Array(n);
   for (let i = 0; i < n; i++) surface[i] = axis[i] === 2 ? SURFACE.crossing : kind[i];
-  const fine = addFineStructure({ nx, ny, res }, seed, { outdoor, canyon, windFactor, turbulence, background, taOffset });
+  const fine = addFineStructure({ nx, ny, res }, window, seed, { outdoor, canyon, windFactor, turbulence, background, taOffset }, around);
   return { surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset, ...fine };
 }
 
-/** Horizon angle per sector by ray-marching over building heights; sky view ≈ 1 − mean sin²(horizon). */
-function traceHorizons(g: GridGeometry, heights: Float32Array, horizon: Float32Array, skyView: Float32Array, canyon: Float32Array): void {
+/**
+ * Horizon angle per sector by ray-marching over building heights (out to `HORIZON_REACH_M`, stopping at the grid's
+ * edge) for the cells of `window`; sky view ≈ 1 − mean sin²(horizon). `around` holds the window's surroundings.
+ */
+function traceHorizons(
+  g: GridGeometry, around: LayoutRaster, window: GridWindow, horizon: Float32Array, skyView: Float32Array, canyon: Float32Array,
+): void {
   const { nx, ny, resolution_m: res } = g;
+  const heights = around.height;
+  const width = windowWidth(window);
   const steps = Math.max(1, Math.round(HORIZON_REACH_M / res));
   const observer = 1.5; // pedestrian eye height, metres
   const dirs = Array.from({ length: SECTORS }, (_, s) => {
     const a = (s * 2 * Math.PI) / SECTORS; // azimuth from north, clockwise
     return [Math.sin(a), -Math.cos(a)]; // (dcol, drow): north is row − 1
   });
-  for (let row = 0; row < ny; row++) {
-    for (let col = 0; col < nx; col++) {
-      const i = row * nx + col;
-      if (heights[i] > 0) continue;
+  for (let row = window.r0; row < window.r1; row++) {
+    for (let col = window.c0; col < window.c1; col++) {
+      const i = (row - window.r0) * width + col - window.c0;
+      if (heights[rasterIndex(around, row, col)] > 0) continue;
       let sinSum = 0;
       let tanSum = 0;
       for (let s = 0; s < SECTORS; s++) {
@@ -116,7 +138,7 @@ function traceHorizons(g: GridGeometry, heights: Float32Array, horizon: Float32A
           const c = Math.round(col + dc * k);
           const r = Math.round(row + dr * k);
           if (c < 0 || c >= nx || r < 0 || r >= ny) break;
-          const h = heights[r * nx + c] - observer;
+          const h = heights[rasterIndex(around, r, c)] - observer;
           if (h > 0) best = Math.max(best, Math.atan2(h, k * res));
         }
         horizon[i * SECTORS + s] = best;
@@ -129,16 +151,23 @@ function traceHorizons(g: GridGeometry, heights: Float32Array, horizon: Float32A
   }
 }
 
-/** Traffic exposure: strongest nearby street intensity, decaying over ~20 m; courtyards are shielded (×0.25). */
-function spreadTraffic(g: GridGeometry, street: Float32Array, kind: Uint8Array, out: Float32Array): void {
+/**
+ * Traffic exposure of the cells of `window`: strongest street intensity within `TRAFFIC_REACH_M`, decaying over
+ * ~20 m; courtyards are shielded (×0.25). `around` holds the window's surroundings.
+ */
+function spreadTraffic(g: GridGeometry, around: LayoutRaster, window: GridWindow, out: Float32Array): void {
   const { nx, ny, resolution_m: res } = g;
-  const reach = Math.max(1, Math.round(40 / res));
-  for (let row = 0; row < ny; row++) {
-    for (let col = 0; col < nx; col++) {
-      const i = row * nx + col;
-      if (kind[i] === 3) continue;
-      if (kind[i] === 0) {
-        out[i] = street[i];
+  const { kind: kinds, streetTraffic: street } = around;
+  const width = windowWidth(window);
+  const reach = Math.max(1, Math.round(TRAFFIC_REACH_M / res));
+  for (let row = window.r0; row < window.r1; row++) {
+    for (let col = window.c0; col < window.c1; col++) {
+      const i = (row - window.r0) * width + col - window.c0;
+      const own = rasterIndex(around, row, col);
+      const kind = kinds[own];
+      if (kind === RASTER_KIND.building) continue;
+      if (kind === RASTER_KIND.street) {
+        out[i] = street[own];
         continue;
       }
       let best = 0;
@@ -148,11 +177,11 @@ function spreadTraffic(g: GridGeometry, street: Float32Array, kind: Uint8Array, 
         for (let dc = -reach; dc <= reach; dc++) {
           const c = col + dc;
           if (c < 0 || c >= nx) continue;
-          const t = street[r * nx + c];
+          const t = street[rasterIndex(around, r, c)];
           if (t > 0) best = Math.max(best, t * Math.exp((-Math.hypot(dr, dc) * res) / 20));
         }
       }
-      out[i] = kind[i] === 1 ? best * 0.25 : best;
+      out[i] = kind === RASTER_KIND.courtyard ? best * 0.25 : best;
     }
   }
 }

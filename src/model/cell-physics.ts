@@ -1,5 +1,6 @@
 import { FIELD_ENCODINGS, type ChunkShape, type GridGeometry, type HourlyField } from '../store/dataset-types.js';
 import { SECTORS, type CellFeatures } from './cell-features.js';
+import { wholeGrid, windowWidth, type GridWindow } from './grid-window.js';
 import { ENCLOSED_SKY_VIEW, type HourlyDrivers } from './drivers.js';
 import { OPEN_SITE_TI } from './storm.js';
 import { lookupUtci, type UtciGrid } from './utci-grid.js';
@@ -23,7 +24,10 @@ import { lookupUtci, type UtciGrid } from './utci-grid.js';
 export interface ChunkInputs {
   readonly grid: GridGeometry;
   readonly chunk: ChunkShape;
+  /** The features of the cells of `window`. */
   readonly features: CellFeatures;
+  /** The window of the grid `features` covers (default: the whole grid); it must hold every chunk filled. */
+  readonly window?: GridWindow;
   readonly drivers: HourlyDrivers;
   readonly utci?: UtciGrid | undefined;
 }
@@ -54,6 +58,12 @@ function pack(value: number, scale: number): number {
 /** Computes the chunk at (chunkRow, chunkCol) for `fields`; cells outside the grid or inside buildings stay fill. */
 export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], chunkRow: number, chunkCol: number) {
   const { grid, chunk, features: fx, drivers: d, utci } = inputs;
+  const window = inputs.window ?? wholeGrid(grid);
+  const width = windowWidth(window);
+  const [top, left] = [chunkRow * chunk.rows, chunkCol * chunk.cols];
+  if (top < window.r0 || left < window.c0 || Math.min(grid.ny, top + chunk.rows) > window.r1 || Math.min(grid.nx, left + chunk.cols) > window.c1) {
+    throw new RangeError(`Chunk (${chunkRow}, ${chunkCol}) is not within the features' window (rows ${window.r0}–${window.r1}, columns ${window.c0}–${window.c1}).`);
+  }
   const cellsPerChunk = chunk.rows * chunk.cols;
   const hours = chunk.hours;
   const out = allocate(fields, hours * cellsPerChunk);
@@ -79,7 +89,7 @@ export function fillChunk(inputs: ChunkInputs, fields: readonly HourlyField[], c
     for (let c = 0; c < chunk.cols; c++) {
       const col = chunkCol * chunk.cols + c;
       if (col >= grid.nx) break;
-      const i = row * grid.nx + col;
+      const i = (row - window.r0) * width + col - window.c0;
       if (!outdoor[i]) continue;
       const k = r * chunk.cols + c;
       const exposure = traffic[i] * (1 + 0.6 * Math.min(canyon[i], 2));

@@ -1,3 +1,4 @@
+import { windowCells, windowWidth, type GridWindow } from './grid-window.js';
 import { PEDESTRIAN_WIND } from './pedestrian-wind.js';
 import { noiseField, type NoiseGrid } from './spatial-noise.js';
 
@@ -17,7 +18,7 @@ import { noiseField, type NoiseGrid } from './spatial-noise.js';
  */
 
 /** How far the nearest façade is searched, metres; beyond it a cell counts as open. */
-const FACADE_REACH_M = 24;
+export const FACADE_REACH_M = 24;
 /** Strength of the canyon vortex: leeward cells at the wall of a deep canyon get up to +55 % of the local increment. */
 const VORTEX = 0.55;
 /** Correlation lengths of the noise, metres. */
@@ -43,6 +44,12 @@ export interface FineInputs {
   readonly taOffset: Float32Array;
 }
 
+/** The outdoor mask (1 outdoor) over `window`, row-major: the surroundings the nearest façades are searched in. */
+export interface AroundOutdoor {
+  readonly window: GridWindow;
+  readonly outdoor: Uint8Array;
+}
+
 /** The features the fine structure adds. */
 export interface FineFeatures {
   /** Multiplier of the local (traffic) pollution increment per cell and wind-from sector: [cell * sectors + sector]. */
@@ -51,17 +58,22 @@ export interface FineFeatures {
   readonly radiantGain: Float32Array;
 }
 
-/** The nearest façade of each outdoor cell: distance (m, `Infinity` beyond reach) and unit direction (east, north). */
-function nearestFacades(grid: NoiseGrid, outdoor: Uint8Array): { dist: Float32Array; du: Float32Array; dv: Float32Array } {
+/**
+ * The nearest façade of each outdoor cell of `window`: distance (m, `Infinity` beyond reach) and unit direction
+ * (east, north). `around` holds the window's surroundings (at least `FACADE_REACH_M` beyond it, clipped to the grid).
+ */
+function nearestFacades(grid: NoiseGrid, window: GridWindow, outdoor: Uint8Array, around: AroundOutdoor): { dist: Float32Array; du: Float32Array; dv: Float32Array } {
   const { nx, ny, res } = grid;
-  const n = nx * ny;
+  const n = windowCells(window);
+  const width = windowWidth(window);
+  const aroundWidth = windowWidth(around.window);
   const dist = new Float32Array(n).fill(Infinity);
   const du = new Float32Array(n);
   const dv = new Float32Array(n);
   const reach = Math.max(1, Math.ceil(FACADE_REACH_M / res));
-  for (let row = 0; row < ny; row++) {
-    for (let col = 0; col < nx; col++) {
-      const i = row * nx + col;
+  for (let row = window.r0; row < window.r1; row++) {
+    for (let col = window.c0; col < window.c1; col++) {
+      const i = (row - window.r0) * width + col - window.c0;
       if (!outdoor[i]) continue;
       let best = Infinity;
       let bc = 0;
@@ -69,9 +81,10 @@ function nearestFacades(grid: NoiseGrid, outdoor: Uint8Array): { dist: Float32Ar
       for (let dr = -reach; dr <= reach; dr++) {
         const r = row + dr;
         if (r < 0 || r >= ny) continue;
+        const aroundRow = (r - around.window.r0) * aroundWidth - around.window.c0;
         for (let dc = -reach; dc <= reach; dc++) {
           const c = col + dc;
-          if (c < 0 || c >= nx || outdoor[r * nx + c]) continue;
+          if (c < 0 || c >= nx || around.outdoor[aroundRow + c]) continue;
           const d = dr * dr + dc * dc;
           if (d < best) {
             best = d;
@@ -91,15 +104,18 @@ function nearestFacades(grid: NoiseGrid, outdoor: Uint8Array): { dist: Float32Ar
   return { dist, du, dv };
 }
 
-/** Adds the fine structure to `fx` (adjusting its wind, turbulence, background and temperature in place). */
-export function addFineStructure(grid: NoiseGrid, seed: number, fx: FineInputs): FineFeatures {
-  const n = grid.nx * grid.ny;
+/**
+ * Adds the fine structure to `fx`, the features of the cells of `window` (adjusting its wind, turbulence, background
+ * and temperature in place); `around` is the outdoor mask of the window's surroundings.
+ */
+export function addFineStructure(grid: NoiseGrid, window: GridWindow, seed: number, fx: FineInputs, around: AroundOutdoor): FineFeatures {
+  const n = windowCells(window);
   const sectors = fx.windFactor.length / n;
   const shared = (size: number) => new Float32Array(new SharedArrayBuffer(size * 4));
   const pollution = shared(n * sectors).fill(1);
   const radiantGain = shared(n).fill(1);
-  const facades = nearestFacades(grid, fx.outdoor);
-  const field = (channel: number, length: number) => noiseField(grid, seed, channel, length);
+  const facades = nearestFacades(grid, window, fx.outdoor, around);
+  const field = (channel: number, length: number) => noiseField(grid, seed, channel, length, window);
   const turbulence = field(CH.TURBULENCE, EDDY_M);
   const background = field(CH.BACKGROUND, AIR_M);
   const ta = field(CH.TA, AIR_M);

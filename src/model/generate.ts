@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { wgs84ToLambert72 } from '../geo/crs.js';
 import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
 import { STAND_IN_KIND } from '../store/provenance.js';
@@ -11,16 +10,16 @@ import { aggregateDataset, aggregationRefused, defaultAggregateLevels } from '..
 import { createLocalCompute } from '../compute/local-compute.js';
 import { workerPath } from '../util/paths.js';
 import { createProgress, type Progress } from '../util/progress.js';
-import { computeCellFeatures, type CellFeatures } from './cell-features.js';
-import type { ChunkInputs } from './cell-physics.js';
+import { writeByWindows } from './banded-generation.js';
+import type { CellFeatures } from './cell-features.js';
 import { buildDrivers } from './drivers.js';
-import { generateLayout } from './layout.js';
-import { computeLowresFeatures } from './lowres-features.js';
+import { planFeatureSource } from './feature-source.js';
+import { planGrid } from './plan-grid.js';
+import { wholeGrid } from './grid-window.js';
 import { generateMeteorology } from './meteorology.js';
 import { presetPlans, type DatasetPlan, type Preset } from './presets.js';
 import { checkDiskRoom, estimateStoredBytes, type FreeBytes } from './disk-estimate.js';
 import { isScalable, scaledPlan } from './scaled-plans.js';
-import { tileFeatures } from './tiled-features.js';
 import { removeStaleTemporaries } from '../store/stale-temporaries.js';
 import { ValidationError } from '../errors.js';
 import { buildUtciGrid } from './utci-grid.js';
@@ -52,6 +51,8 @@ export interface GenerateOptions {
   readonly aggregate?: boolean;
   /** Free bytes under a directory (default: statfs); tests fake a full disk through it. */
   readonly freeBytes?: FreeBytes;
+  /** Chunks a side of the windows generation works by (default `WINDOW_CHUNKS`; tests use small ones). */
+  readonly windowChunks?: number;
   /** Where lines for the user go (what an interrupted earlier run left and what is redone); default stderr. */
   readonly notice?: (line: string) => void;
 }
@@ -66,18 +67,7 @@ export function generationPlans(options: Pick<GenerateOptions, 'preset' | 'scale
   return plans.filter((p) => !options.datasets || options.datasets.includes(p.id));
 }
 
-/** Grid of a plan: cell centres half a cell inside the zone rectangle, north-up. */
-export function planGrid(plan: DatasetPlan): GridGeometry {
-  const res = plan.resolution_m;
-  return {
-    crs_epsg: LAMBERT72_EPSG,
-    resolution_m: res,
-    nx: Math.round((plan.rect.xmax - plan.rect.xmin) / res),
-    ny: Math.round((plan.rect.ymax - plan.rect.ymin) / res),
-    x0: plan.rect.xmin + res / 2,
-    y0: plan.rect.ymax - res / 2,
-  };
-}
+export { planGrid };
 
 /** The dataset spec of a plan for a seed (content version derived from plan, seed and model version). */
 export function planSpec(plan: DatasetPlan, seed: number, hours: number, generatedUtc: string): DatasetSpec {
@@ -101,23 +91,9 @@ export function planSpec(plan: DatasetPlan, seed: number, hours: number, generat
   };
 }
 
-/** The per-cell features of a plan (exported for tests that look up what a cell is). */
+/** The per-cell features of a plan's whole grid (for tests that look up what a cell is; generation goes by windows). */
 export function planFeatures(plan: DatasetPlan, grid: GridGeometry, seed: number): CellFeatures {
-  if (plan.model === 'lowres') return computeLowresFeatures(grid);
-  if (plan.tiling) {
-    const { tiling, ...rest } = plan;
-    const base: DatasetPlan = { ...rest, rect: tiling.base };
-    const baseGrid = planGrid(base);
-    return tileFeatures(planFeatures(base, baseGrid, seed), baseGrid.nx, baseGrid.ny, tiling.cols, tiling.rows);
-  }
-  const width = plan.rect.xmax - plan.rect.xmin;
-  const height = plan.rect.ymax - plan.rect.ymin;
-  const openAt = (plan.landmarks ?? []).map(([lon, lat]): [number, number] => {
-    const [x, y] = wgs84ToLambert72(lon, lat);
-    return [x - plan.rect.xmin, y - plan.rect.ymin];
-  });
-  const layout = generateLayout(width, height, seed, { plaza: plan.plaza, openAt });
-  return computeCellFeatures(layout, grid, seed);
+  return planFeatureSource(plan, grid, seed).features(wholeGrid(grid));
 }
 
 /**
@@ -175,21 +151,16 @@ export async function generatePreset(options: GenerateOptions): Promise<string[]
   try {
     for (const plan of plans) {
       const spec = planSpec(plan, options.seed, met.hours, generatedUtc);
-      const fx = planFeatures(plan, spec.grid, options.seed);
+      const source = planFeatureSource(plan, spec.grid, options.seed);
       const dir = join(options.outDir, plan.id);
       const writer = await createDatasetWriter(dir, spec);
       try {
-        await writer.writeStatic('outdoor', fx.outdoor);
-        await writer.writeStatic('building_height', fx.buildingHeight);
-        const chunkRows = Math.ceil(spec.grid.ny / spec.chunk.rows);
-        const progress = options.progress === false ? undefined : createProgress(`generate ${plan.id}`, chunkRows);
-        const inputs: ChunkInputs = { grid: spec.grid, chunk: spec.chunk, features: fx, drivers, utci };
-        await Promise.all(
-          Array.from({ length: chunkRows }, async (_, chunkRow) => {
-            await pool.run({ tmpDir: writer.tmpDir, spec, fields: plan.fields, chunkRow, inputs });
-            progress?.tick();
-          }),
-        );
+        let progress: Progress | undefined;
+        await writeByWindows({
+          writer, source, fields: plan.fields, pool, shared: { drivers, utci }, windowChunks: options.windowChunks,
+          onStart: (tasks) => { progress = options.progress === false ? undefined : createProgress(`generate ${plan.id}`, tasks); },
+          onTask: () => progress?.tick(),
+        });
         progress?.done();
         await writer.finalize();
       } catch (err) {

@@ -1,5 +1,6 @@
 import { lambert72ToWgs84 } from '../geo/crs.js';
 import type { GridGeometry } from '../store/dataset-types.js';
+import { wholeGrid, windowCells, windowWidth, type GridWindow } from './grid-window.js';
 import { SECTORS, SURFACE, shared, type CellFeatures } from './cell-features.js';
 
 /**
@@ -22,9 +23,10 @@ const AGGLOMERATIONS: readonly (readonly [number, number, number])[] = [
   [3.9520, 50.4542, 0.3], // Mons
 ];
 
-/** Builds the features of every cell of the nationwide grid. */
-export function computeLowresFeatures(grid: GridGeometry): CellFeatures {
-  const n = grid.nx * grid.ny;
+/** Builds the features of the cells of `window` of the nationwide grid (default: every cell); a cell's own alone. */
+export function computeLowresFeatures(grid: GridGeometry, window: GridWindow = wholeGrid(grid)): CellFeatures {
+  const n = windowCells(window);
+  const width = windowWidth(window);
   const outdoor = shared(Uint8Array, n, 1).fill(1);
   const buildingHeight = shared(Float32Array, n, 4);
   const horizon = shared(Float32Array, n * SECTORS, 4);
@@ -35,9 +37,9 @@ export function computeLowresFeatures(grid: GridGeometry): CellFeatures {
   const turbulence = shared(Float32Array, n, 4).fill(0.2);
   const background = shared(Float32Array, n, 4);
   const taOffset = shared(Float32Array, n, 4);
-  for (let row = 0; row < grid.ny; row++) {
-    for (let col = 0; col < grid.nx; col++) {
-      const i = row * grid.nx + col;
+  for (let row = window.r0; row < window.r1; row++) {
+    for (let col = window.c0; col < window.c1; col++) {
+      const i = (row - window.r0) * width + col - window.c0;
       const [lon, lat] = lambert72ToWgs84(grid.x0 + col * grid.resolution_m, grid.y0 - row * grid.resolution_m);
       let urban = 0;
       for (const [alon, alat, weight] of AGGLOMERATIONS) {

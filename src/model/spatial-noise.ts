@@ -1,4 +1,5 @@
 import { hash32 } from '../util/random.js';
+import { wholeGrid, windowCells, windowWidth, type GridWindow } from './grid-window.js';
 
 /**
  * Spatially correlated noise of the stand-in model: the small-scale structure a street-level simulation resolves and
@@ -58,13 +59,18 @@ export interface NoiseGrid {
   readonly res: number;
 }
 
-/** `channel`'s noise at every cell centre of `grid`, flat (row · nx + col). */
-export function noiseField(grid: NoiseGrid, seed: number, channel: number, length: number): Float32Array {
-  const { nx, ny, res } = grid;
-  const out = new Float32Array(nx * ny);
-  for (let row = 0; row < ny; row++) {
+/**
+ * `channel`'s noise at every cell centre of `window` of `grid` (default: the whole grid), flat over the window's
+ * cells ((row − r0) · width + col − c0); a cell's value does not depend on the window.
+ */
+export function noiseField(grid: NoiseGrid, seed: number, channel: number, length: number, window: GridWindow = wholeGrid(grid)): Float32Array {
+  const { ny, res } = grid;
+  const width = windowWidth(window);
+  const out = new Float32Array(windowCells(window));
+  for (let row = window.r0; row < window.r1; row++) {
     const v = (ny - row - 0.5) * res;
-    for (let col = 0; col < nx; col++) out[row * nx + col] = noiseAt(seed, channel, (col + 0.5) * res, v, length);
+    const at = (row - window.r0) * width - window.c0;
+    for (let col = window.c0; col < window.c1; col++) out[at + col] = noiseAt(seed, channel, (col + 0.5) * res, v, length);
   }
   return out;
 }

@@ -41,6 +41,12 @@ export interface DatasetWriter {
   readonly spec: DatasetSpec;
   /** Writes a whole static array (ny * nx values, row-major). */
   writeStatic<A extends StaticArray>(name: A, data: StaticData<A>): Promise<void>;
+  /**
+   * Writes chunk (i, j) of a static array (`staticChunkShape` cells a chunk): `data` holds the chunk's cells inside
+   * the grid, row-major (fewer rows and columns at the grid's south and east edges). Writing a static array chunk by
+   * chunk stores the same bytes as writing it whole.
+   */
+  writeStaticChunk<A extends StaticArray>(name: A, i: number, j: number, data: StaticData<A>): Promise<void>;
   /** Writes one hourly chunk (see `ChunkSink.writeChunk`); returns its manifest entry. */
   writeChunk(field: HourlyField, chunkRow: number, chunkCol: number, data: Int16Array): Promise<ManifestEntry>;
   /** Checks every chunk and static array was written, writes the remaining metadata and renames into place. */
@@ -109,9 +115,39 @@ export async function createDatasetWriter(
     await atomic.abort();
     throw err;
   }
-  const staticsWritten = new Set<StaticArray>();
+  /** Keys of the static chunks written, by array. */
+  const staticsWritten = new Map<StaticArray, Set<string>>();
   /** Manifest entries of the chunks written here (statics, coordinates); hourly chunks are recorded by the sinks. */
   const entries: ManifestEntry[] = [];
+
+  /** Writes one static chunk (see `DatasetWriter.writeStaticChunk`); a chunk written again replaces its entry. */
+  const writeStaticChunk: DatasetWriter['writeStaticChunk'] = async (name, i, j, data) => {
+    const { nx, ny } = checked.grid;
+    const [cr, cc] = staticChunkShape(checked);
+    const [r0, c0] = [i * cr, j * cc];
+    if (!(Number.isInteger(i) && Number.isInteger(j) && i >= 0 && j >= 0 && r0 < ny && c0 < nx)) {
+      throw new ValidationError(`Static chunk (${i}, ${j}) is outside the ${Math.ceil(ny / cr)} × ${Math.ceil(nx / cc)} chunks of ${name}.`);
+    }
+    const rows = Math.min(cr, ny - r0);
+    const cols = Math.min(cc, nx - c0);
+    checkStatic(name, data, rows * cols);
+    const elementSize = name === 'outdoor' ? 1 : 4;
+    const codec = await createChunkCodec(codecsForElementSize(codecs, elementSize), elementSize);
+    // Edge chunks are full-size; the overhang stays zero.
+    const block = name === 'outdoor' ? new Uint8Array(cr * cc) : new Float32Array(cr * cc);
+    for (let r = 0; r < rows; r++) block.set(data.subarray(r * cols, (r + 1) * cols), r * cc);
+    const bytes = new Uint8Array(block.buffer, 0, block.byteLength);
+    const key = staticChunkKey(name, i, j);
+    await mkdir(join(tmpDir, name, String(i)), { recursive: true });
+    const encoded = await codec.encode(bytes);
+    await writeFile(join(tmpDir, key), encoded);
+    let written = staticsWritten.get(name);
+    if (written === undefined) staticsWritten.set(name, (written = new Set()));
+    const entry = chunkEntry(key, encoded);
+    if (written.has(key)) entries[entries.findIndex((e) => e[0] === key)] = entry;
+    else entries.push(entry);
+    written.add(key);
+  };
 
   return {
     tmpDir,
@@ -119,32 +155,27 @@ export async function createDatasetWriter(
     async writeStatic(name, data) {
       const { nx, ny } = checked.grid;
       checkStatic(name, data, nx * ny);
-      const elementSize = name === 'outdoor' ? 1 : 4;
-      const codec = await createChunkCodec(codecsForElementSize(codecs, elementSize), elementSize);
       const [cr, cc] = staticChunkShape(checked);
       for (let r0 = 0, i = 0; r0 < ny; r0 += cr, i++) {
-        await mkdir(join(tmpDir, name, String(i)), { recursive: true });
         for (let c0 = 0, j = 0; c0 < nx; c0 += cc, j++) {
-          // Edge chunks are full-size; the overhang stays zero.
-          const block = name === 'outdoor' ? new Uint8Array(cr * cc) : new Float32Array(cr * cc);
-          for (let r = 0; r < cr && r0 + r < ny; r++) {
-            const from = (r0 + r) * nx + c0;
-            block.set(data.subarray(from, from + Math.min(cc, nx - c0)), r * cc);
-          }
-          const bytes = new Uint8Array(block.buffer, 0, block.byteLength);
-          const key = staticChunkKey(name, i, j);
-          const encoded = await codec.encode(bytes);
-          await writeFile(join(tmpDir, key), encoded);
-          entries.push(chunkEntry(key, encoded));
+          const rows = Math.min(cr, ny - r0);
+          const cols = Math.min(cc, nx - c0);
+          const block = name === 'outdoor' ? new Uint8Array(rows * cols) : new Float32Array(rows * cols);
+          for (let r = 0; r < rows; r++) block.set(data.subarray((r0 + r) * nx + c0, (r0 + r) * nx + c0 + cols), r * cols);
+          await writeStaticChunk(name, i, j, block as StaticData<typeof name>);
         }
       }
-      staticsWritten.add(name);
     },
+    writeStaticChunk,
     writeChunk: (field, chunkRow, chunkCol, data) => sink.writeChunk(field, chunkRow, chunkCol, data),
     async finalize() {
       try {
+        const [cr, cc] = staticChunkShape(checked);
+        const staticChunks = Math.ceil(checked.grid.ny / cr) * Math.ceil(checked.grid.nx / cc);
         for (const name of ['outdoor', 'building_height'] as const) {
-          if (!staticsWritten.has(name)) throw new DatasetError(`Static array '${name}' was not written.`);
+          const written = staticsWritten.get(name)?.size ?? 0;
+          if (written === 0) throw new DatasetError(`Static array '${name}' was not written.`);
+          if (written < staticChunks) throw new DatasetError(`Static array '${name}': ${written} of its ${staticChunks} chunks were written.`);
         }
         for (const field of checked.attrs.fields) {
           const missing = await firstMissingChunk(tmpDir, checked, field);

@@ -42,6 +42,35 @@ describe('dataset writer', () => {
     expect(await readdir(root.dir)).toEqual([]);
   });
 
+  it('stores a static array written chunk by chunk as written whole, and refuses to finalize with a static chunk missing', async () => {
+    // 1,030 columns: three static chunks across (512, 512 and 6 columns).
+    const base = smallSpec();
+    const spec = { ...base, grid: { ...base.grid, nx: 1030, ny: 3 } };
+    const { outdoor, height } = syntheticStatics(spec);
+    const whole = await createDatasetWriter(join(root.dir, 'whole'), spec);
+    await whole.writeStatic('outdoor', outdoor);
+    await whole.writeStatic('building_height', height);
+    const chunked = await createDatasetWriter(join(root.dir, 'chunked'), spec);
+    for (const j of [2, 0, 1]) {
+      const cols = Math.min(512, 1030 - j * 512);
+      const part = <T extends Uint8Array | Float32Array>(a: T): T => {
+        const out = new (a.constructor as new (n: number) => T)(3 * cols);
+        for (let r = 0; r < 3; r++) out.set(a.subarray(r * 1030 + j * 512, r * 1030 + j * 512 + cols), r * cols);
+        return out;
+      };
+      await chunked.writeStaticChunk('outdoor', 0, j, part(outdoor));
+      if (j !== 1) await chunked.writeStaticChunk('building_height', 0, j, part(height));
+    }
+    for (const name of ['outdoor/0.0', 'outdoor/0.1', 'outdoor/0.2', 'building_height/0.0', 'building_height/0.2']) {
+      const key = name.replace('.', '/');
+      expect(Buffer.compare(await readFile(join(chunked.tmpDir, key)), await readFile(join(whole.tmpDir, key))), name).toBe(0);
+    }
+    await expect(chunked.writeStaticChunk('outdoor', 0, 3, new Uint8Array(3))).rejects.toThrow(/outside the 1 × 3 chunks/);
+    await expect(chunked.finalize()).rejects.toThrow("Static array 'building_height': 2 of its 3 chunks were written.");
+    await whole.abort();
+    expect(await readdir(root.dir)).toEqual([]);
+  });
+
   it('writes a chunk manifest listing every chunk file of every array with its size and CRC-32', async () => {
     const dir = join(root.dir, 'ds');
     await writeSynthetic(dir, smallSpec());
