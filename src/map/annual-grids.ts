@@ -5,13 +5,15 @@
  * their tiles are 404, and the log says why once per precompute and dataset version (a stale precompute would show
  * last year's data under this year's name). What was found is kept for `ttlMs` (the catalog's lifetime), so a new
  * precompute appears without a restart: in the tiles within `ttlMs`, in the catalog (cached `ttlMs` itself) within
- * twice that at most; grids are loaded once per precompute into SharedArrayBuffers, ready for the compute threads
- * that draw tiles.
+ * twice that at most. A tile reads the window of each grid it draws, from bands kept in a bounded cache
+ * (annual-windows.ts), never a whole grid.
  */
 import { precomputedDir } from '../compute/dataset-cache.js';
 import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
 import type { PrecomputeGrid } from '../compute/precompute-publish.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
+import type { LruStats } from '../util/byte-lru.js';
+import { AnnualWindows, type CellRange } from './annual-windows.js';
 import type { DatasetState } from './map-data.js';
 
 /** Whether a dataset's precompute is served, and if not, why. */
@@ -27,6 +29,8 @@ export interface AnnualGridsOptions {
   readonly ttlMs: number;
   /** Told once per precompute and dataset version why a precompute is not served. */
   readonly warn: (message: string) => void;
+  /** What the decoded bands of the grids may hold together, bytes (the `annualBands` share of the memory budget). */
+  readonly bandCacheBytes: number;
 }
 
 /** The annual grids of every dataset of the map. */
@@ -34,11 +38,12 @@ export class AnnualGrids {
   readonly #options: AnnualGridsOptions;
   readonly #status = new Map<string, { readonly checkedMs: number; readonly status: Promise<AnnualStatus> }>();
   readonly #settled = new Map<string, { readonly checkedMs: number; readonly status: AnnualStatus }>();
-  readonly #grids = new Map<string, Promise<Float32Array>>();
+  readonly #windows: AnnualWindows;
   readonly #warned = new Set<string>();
 
   constructor(options: AnnualGridsOptions) {
     this.#options = options;
+    this.#windows = new AnnualWindows(options.bandCacheBytes);
   }
 
   /** Whether the precompute of `state`'s dataset (city `city`) is served now (checked at most once per `ttlMs`). */
@@ -88,21 +93,13 @@ export class AnnualGrids {
     return { served: false, reason };
   }
 
-  /** Grid `name` of a served precompute, in a SharedArrayBuffer (NaN: no value). */
-  grid(status: Extract<AnnualStatus, { served: true }>, name: PrecomputeGrid): Promise<Float32Array> {
-    const key = `${status.group.dir}|${status.version}|${name}`;
-    let grid = this.#grids.get(key);
-    if (grid === undefined) {
-      grid = status.group.read(name).then((values) => {
-        const shared = new Float32Array(new SharedArrayBuffer(values.byteLength));
-        shared.set(values);
-        return shared;
-      });
-      grid.catch(() => this.#grids.delete(key));
-      // Grids of an older precompute of the same dataset are dropped when a new one is first read.
-      for (const old of this.#grids.keys()) if (old.startsWith(`${status.group.dir}|`) && !old.startsWith(`${status.group.dir}|${status.version}|`)) this.#grids.delete(old);
-      this.#grids.set(key, grid);
-    }
-    return grid;
+  /** Cells `range` of grid `name` of a served precompute, row-major, in a SharedArrayBuffer (NaN: no value). */
+  window(status: Extract<AnnualStatus, { served: true }>, name: PrecomputeGrid, range: CellRange): Promise<Float32Array> {
+    return this.#windows.read(status.group, status.version, name, range);
+  }
+
+  /** Counters of the band cache. */
+  bandStats(): LruStats {
+    return this.#windows.stats();
   }
 }

@@ -22,14 +22,24 @@ export interface FieldSlice {
    * hold every row the tile's blocks cover (tile-frame.ts `frameRows`).
    */
   readonly row0?: number;
+  /**
+   * The first grid column `values` holds (default 0) and how many columns a row of `values` holds (default the
+   * grid's nx): a window of the grid, which must hold every column the tile's blocks cover (tile-frame.ts
+   * `frameWindow`).
+   */
+  readonly col0?: number;
+  readonly width?: number;
 }
 
-/** The most frequent value of the block's cells with a value (the lowest on a tie); NaN when none has one. */
-function blockMode(values: Float32Array, nx: number, r0: number, r1: number, c0: number, c1: number): number {
+/**
+ * The most frequent value of the block's cells with a value (the lowest on a tie); NaN when none has one. Rows and
+ * columns are those of `values` (`width` values a row).
+ */
+function blockMode(values: Float32Array, width: number, r0: number, r1: number, c0: number, c1: number): number {
   const counts = new Map<number, number>();
   for (let r = r0; r < r1; r++) {
     for (let c = c0; c < c1; c++) {
-      const v = values[r * nx + c];
+      const v = values[r * width + c];
       if (v === v) counts.set(v, (counts.get(v) ?? 0) + 1);
     }
   }
@@ -51,6 +61,8 @@ export function blockTable(frame: TileFrame, field: FieldSlice): Float64Array {
   const table = new Float64Array(w * Math.max(0, r1 - r0));
   const { values } = field;
   const row0 = field.row0 ?? 0;
+  const col0 = field.col0 ?? 0;
+  const width = field.width ?? grid.nx;
   const scale = 10 ** field.decimals;
   for (let i = r0; i < r1; i++) {
     const rEnd = Math.min(grid.ny, (i + 1) * block);
@@ -58,13 +70,13 @@ export function blockTable(frame: TileFrame, field: FieldSlice): Float64Array {
       const cEnd = Math.min(grid.nx, (j + 1) * block);
       let published: number;
       if (field.aggregate === 'mode') {
-        const mode = blockMode(values, grid.nx, i * block - row0, rEnd - row0, j * block, cEnd);
+        const mode = blockMode(values, width, i * block - row0, rEnd - row0, j * block - col0, cEnd - col0);
         published = Number.isNaN(mode) ? mode : roundAway(mode, scale);
       } else {
         let sum = 0;
         let count = 0;
         for (let r = i * block; r < rEnd; r++) {
-          const row = (r - row0) * grid.nx;
+          const row = (r - row0) * width - col0;
           for (let c = j * block; c < cEnd; c++) {
             const v = values[row + c];
             if (v === v) {

@@ -26,6 +26,7 @@ import type { MapLayerDef, TileField } from './map-layers.js';
 import { ForecastMemory, leadOf } from './map-timeline.js';
 import { authorise, checkStep, checkTile, resolveLayer, type TileAddress } from './tile-access.js';
 import type { EncodedTile, TileJob } from './tile-drawing.js';
+import { frameWindow, tileBlocks } from './tile-frame.js';
 import type { TileRenderer } from './tile-renderer.js';
 import { tileJsonBody } from './tilejson.js';
 import { VerifiedSignatures } from './url-signing.js';
@@ -41,11 +42,19 @@ export interface MapServiceDeps {
   /** Budgets of the slice and encoded-tile caches, bytes. */
   readonly sliceCacheBytes: number;
   readonly tileCacheBytes: number;
+  /**
+   * Budget of the decoded bands of the precomputed grids the annual tiles read (the `annualBands` share of the memory
+   * budget), bytes; default `DEFAULT_ANNUAL_BAND_CACHE_BYTES`.
+   */
+  readonly annualBandCacheBytes?: number;
   /** The data directory holding the cities' precomputes; without it, no annual layers are offered. */
   readonly dataDir?: string;
   /** Where the reasons a precompute is not served go (default: nowhere). */
   readonly warn?: (message: string) => void;
 }
+
+/** The annual band cache's budget when none is given: its share of the default memory budget (512 MiB). */
+export const DEFAULT_ANNUAL_BAND_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** A served precompute. */
 type ServedAnnual = Extract<AnnualStatus, { served: true }>;
@@ -100,6 +109,7 @@ export class MapService {
     this.#data = new MapData({ model: deps.model, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, sliceCacheBytes: deps.sliceCacheBytes });
     this.#annual = deps.dataDir === undefined ? undefined : new AnnualGrids({
       dataDir: deps.dataDir, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, warn: deps.warn ?? (() => {}),
+      bandCacheBytes: deps.annualBandCacheBytes ?? DEFAULT_ANNUAL_BAND_CACHE_BYTES,
     });
     this.#signatures = { secret: deps.secret, verified: new VerifiedSignatures() };
     this.#tiles = new ByteLru(deps.tileCacheBytes, tileBytes);
@@ -216,8 +226,15 @@ export class MapService {
     const base = { layer: layer.id, grid: { ...state.info.grid }, maxzoom: state.footprint.zooms.maxzoom, ...at };
     if (layer.kind === 'static') return { ...base, buildings: await this.#data.buildings(state) };
     if (layer.kind === 'annual') {
-      const grids = await Promise.all(layer.fields.map((f) => this.#annual!.grid(annual!, f.source as PrecomputeGrid)));
-      return { ...base, fields: layer.fields.map((f, i) => ({ name: f.name, decimals: f.decimals, values: grids[i], aggregate: f.aggregate ?? 'mean' })) };
+      // Only the cells the tile's blocks cover, read from the precompute's bands.
+      const range = frameWindow(tileBlocks(base.grid, at.z, at.x, at.y, base.maxzoom));
+      const windows = await Promise.all(layer.fields.map((f) => this.#annual!.window(annual!, f.source as PrecomputeGrid, range)));
+      return {
+        ...base,
+        fields: layer.fields.map((f, i) => ({
+          name: f.name, decimals: f.decimals, values: windows[i]!, aggregate: f.aggregate ?? 'mean', row0: range.r0, col0: range.c0, width: range.c1 - range.c0,
+        })),
+      };
     }
     const held = layer.fields.filter((f): f is TileField & { source: HourlyField } =>
       (state.info.fields as readonly string[]).includes(f.source));
@@ -230,8 +247,8 @@ export class MapService {
     return this.#data.settled();
   }
 
-  /** Counters of the tile and slice caches. */
-  stats(): { tiles: LruStats; slices: LruStats } {
-    return { tiles: this.#tiles.stats(), slices: this.#data.sliceStats() };
+  /** Counters of the tile, slice and annual band caches. */
+  stats(): { tiles: LruStats; slices: LruStats; annualBands?: LruStats } {
+    return { tiles: this.#tiles.stats(), slices: this.#data.sliceStats(), ...(this.#annual ? { annualBands: this.#annual.bandStats() } : {}) };
   }
 }

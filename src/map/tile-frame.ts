@@ -54,6 +54,12 @@ export function frameRows(frame: Omit<TileFrame, 'corners'>): { r0: number; r1: 
   return { r0: Math.min(grid.ny, blocks.r0 * block), r1: Math.min(grid.ny, Math.max(blocks.r0, blocks.r1) * block) };
 }
 
+/** The grid cells a frame reads: those of its blocks (rows r0 … r1 − 1, columns c0 … c1 − 1). */
+export function frameWindow(frame: Omit<TileFrame, 'corners'>): { r0: number; r1: number; c0: number; c1: number } {
+  const { grid, block, blocks } = frame;
+  return { ...frameRows(frame), c0: Math.min(grid.nx, blocks.c0 * block), c1: Math.min(grid.nx, Math.max(blocks.c0, blocks.c1) * block) };
+}
+
 /** Integer tile coordinates of the grid corner at block-corner (i, j) (clipped to the grid's last corner). */
 export function blockCorner(frame: TileFrame, i: number, j: number, out: number[]): void {
   const { corners, box, blocks } = frame;

@@ -179,6 +179,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       secret: await loadTileSecret(config.tileSecret, config.dataDir),
       sliceCacheBytes: budgets.mapSlices,
       tileCacheBytes: budgets.mapTiles,
+      annualBandCacheBytes: budgets.annualBands,
       // The annual layers are drawn from the cities' precomputes in the data directory.
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),

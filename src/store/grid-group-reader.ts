@@ -20,6 +20,13 @@ export interface GridGroup {
   read(name: string): Promise<Float32Array>;
   /** Rows `r0` … `r1` − 1 of grid `name`: (r1 − r0) × nx float32, row-major. */
   readRows(name: string, r0: number, r1: number): Promise<Float32Array>;
+  /** Rows of each stored band (chunk) of grid `name`; the last band may hold fewer rows of the grid. */
+  bandRows(name: string): number;
+  /**
+   * Stored band `b` of grid `name`, decoded alone (not kept): rows b · bandRows … of the grid, bandRows × nx float32
+   * (the last band padded as stored). What a reader that keeps bands of its own (a cache) reads.
+   */
+  readBand(name: string, b: number): Promise<Float32Array>;
 }
 
 interface ZarrayMeta extends StorageCodecs {
@@ -77,9 +84,13 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
       throw new DatasetError(`${path} cannot be read as ${rows} × ${nx} float32 (${(cause as Error).message}).`);
     }
   };
-  const readRows = async (name: string, r0: number, r1: number): Promise<Float32Array> => {
+  const metaOf = (name: string): ZarrayMeta => {
     const meta = arrays.get(name);
     if (meta === undefined) throw new DatasetError(`${dir} holds no grid '${name}'.`);
+    return meta;
+  };
+  const readRows = async (name: string, r0: number, r1: number): Promise<Float32Array> => {
+    const meta = metaOf(name);
     if (!(Number.isInteger(r0) && Number.isInteger(r1) && r0 >= 0 && r0 <= r1 && r1 <= ny)) {
       throw new RangeError(`Rows ${r0} to ${r1} are not within the ${ny} rows of ${name}.`);
     }
@@ -99,5 +110,12 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
     grids: [...arrays.keys()],
     read: (name) => readRows(name, 0, ny),
     readRows,
+    bandRows: (name) => metaOf(name).chunks[0]!,
+    readBand: async (name, b) => {
+      const meta = metaOf(name);
+      const bands = Math.ceil(ny / meta.chunks[0]!);
+      if (!(Number.isInteger(b) && b >= 0 && b < bands)) throw new RangeError(`Band ${b} is not within the ${bands} bands of ${name}.`);
+      return chunk(name, meta, b, false);
+    },
   };
 }

@@ -1,0 +1,102 @@
+/**
+ * Annual tiles read only the window of each precomputed grid their blocks cover (map/annual-windows.ts), from bands
+ * kept in a bounded cache: every tile at every zoom of a grid is byte for byte the tile drawn from the whole grids,
+ * the cache never holds more than its budget, and a window reads only the bands it overlaps.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/compute/precompute-publish.js';
+import { ANNUAL_LAYERS } from '../../src/map/annual-layers.js';
+import { AnnualWindows } from '../../src/map/annual-windows.js';
+import type { FieldSlice } from '../../src/map/cell-features.js';
+import { gridFootprint } from '../../src/map/grid-projection.js';
+import { renderTile } from '../../src/map/tile-drawing.js';
+import { frameWindow, tileBlocks } from '../../src/map/tile-frame.js';
+import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
+import type { GridGeometry } from '../../src/store/dataset-types.js';
+import { openGridGroup, type GridGroup } from '../../src/store/grid-group-reader.js';
+import { writeGridGroup } from '../../src/store/grid-group-writer.js';
+
+/** A 1 m grid over central Brussels whose width and height cross tile edges at every zoom. */
+const GRID: GridGeometry = { crs_epsg: 31370, resolution_m: 1, nx: 173, ny: 139, x0: 148_000.5, y0: 171_999.5 };
+const BAND_ROWS = 16;
+
+/** Grid `k`'s value at (r, c): one decimal, NaN in "buildings", a coded 1 … 3 for the limiting pollutant. */
+function value(k: number, r: number, c: number, coded: boolean): number {
+  if (((r >> 3) + (c >> 3)) % 4 === 0 && (r & 7) > 1 && (c & 7) > 1) return Number.NaN;
+  if (coded) return 1 + ((r * 7 + c * 3 + k) % 3);
+  return Math.round((5 + 3 * Math.sin((c + k) / 11) * Math.cos(r / 7) + ((r * 31 + c * 17) % 5) / 10) * 10) / 10;
+}
+
+function whole(name: PrecomputeGrid): Float32Array {
+  const k = PRECOMPUTE_GRIDS.indexOf(name);
+  const out = new Float32Array(GRID.nx * GRID.ny);
+  for (let r = 0; r < GRID.ny; r++) for (let c = 0; c < GRID.nx; c++) out[r * GRID.nx + c] = value(k, r, c, name === 'air_limiting_pollutant');
+  return out;
+}
+
+describe('annual tiles over windows', () => {
+  let dir: string;
+  let group: GridGroup;
+  const grids = new Map(PRECOMPUTE_GRIDS.map((name) => [name, whole(name)]));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'svc-annual-windows-'));
+    await writeGridGroup(join(dir, 'group'), GRID, PRECOMPUTE_GRIDS.map((name) => ({ name })), {
+      bandRows: BAND_ROWS,
+      read: async (r0, r1) => PRECOMPUTE_GRIDS.map((name) => grids.get(name)!.slice(r0 * GRID.nx, r1 * GRID.nx)),
+    }, () => ({ content_version: 'test' }));
+    group = (await openGridGroup(join(dir, 'group'), GRID.ny, GRID.nx))!;
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('draws every tile at every zoom as from the whole grids, within the band cache budget', async () => {
+    const footprint = gridFootprint(GRID);
+    const { minzoom, maxzoom } = footprint.zooms;
+    // Room for three bands of a grid: the cache evicts all along.
+    const budget = 3 * (BAND_ROWS * GRID.nx * 4 + 400);
+    const windows = new AnnualWindows(budget);
+    let tiles = 0;
+    for (const layer of Object.values(ANNUAL_LAYERS)) {
+      for (let z = minzoom; z <= maxzoom; z++) {
+        const range = tilesCovering(footprint.box, z);
+        for (let x = range.x0; x <= range.x1; x++) {
+          for (let y = range.y0; y <= range.y1; y++) {
+            const cells = frameWindow(tileBlocks(GRID, z, x, y, maxzoom));
+            const fromWhole: FieldSlice[] = [];
+            const fromWindow: FieldSlice[] = [];
+            for (const f of layer.fields) {
+              const base = { name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean' } as const;
+              fromWhole.push({ ...base, values: grids.get(f.source as PrecomputeGrid)! });
+              const values = await windows.read(group, 'v1', f.source, cells);
+              expect(values.length).toBe((cells.r1 - cells.r0) * (cells.c1 - cells.c0));
+              fromWindow.push({ ...base, values, row0: cells.r0, col0: cells.c0, width: cells.c1 - cells.c0 });
+            }
+            const job = { layer: layer.id, grid: GRID, maxzoom, z, x, y } as const;
+            const expected = renderTile({ ...job, fields: fromWhole });
+            expect(Buffer.compare(renderTile({ ...job, fields: fromWindow }), expected), `${layer.id} ${z}/${x}/${y}`).toBe(0);
+            if (expected.byteLength > 0) tiles++;
+            expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
+          }
+        }
+      }
+    }
+    expect(tiles).toBeGreaterThan(30);
+  });
+
+  it('reads only the bands a window overlaps, once while they stay cached', async () => {
+    const windows = new AnnualWindows(64 * 1024 * 1024);
+    const values = await windows.read(group, 'v1', 'wind_rating', { r0: 20, r1: 40, c0: 5, c1: 50 });
+    for (let r = 20; r < 40; r++) for (let c = 5; c < 50; c++) expect(values[(r - 20) * 45 + c - 5]).toBe(grids.get('wind_rating')![r * GRID.nx + c]);
+    // Rows 20 … 39 lie in bands 1 and 2.
+    expect(windows.stats()).toMatchObject({ entries: 2, misses: 2 });
+    await windows.read(group, 'v1', 'wind_rating', { r0: 32, r1: 48, c0: 0, c1: GRID.nx });
+    expect(windows.stats()).toMatchObject({ entries: 2, misses: 2 });
+    expect((await windows.read(group, 'v1', 'wind_rating', { r0: 7, r1: 7, c0: 0, c1: 9 })).length).toBe(0);
+  });
+});
