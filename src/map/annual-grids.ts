@@ -13,7 +13,7 @@ import { describePrecomputeProblem, precomputeProblem } from '../compute/precomp
 import type { PrecomputeGrid } from '../compute/precompute-publish.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import type { LruStats } from '../util/byte-lru.js';
-import { AnnualWindows, type CellRange } from './annual-windows.js';
+import { AnnualWindows, DEFAULT_ANNUAL_BAND_CACHE_BYTES, type CellRange } from './annual-windows.js';
 import type { DatasetState } from './map-data.js';
 
 /** Whether a dataset's precompute is served, and if not, why. */
@@ -29,8 +29,11 @@ export interface AnnualGridsOptions {
   readonly ttlMs: number;
   /** Told once per precompute and dataset version why a precompute is not served. */
   readonly warn: (message: string) => void;
-  /** What the decoded bands of the grids may hold together, bytes (the `annualBands` share of the memory budget). */
-  readonly bandCacheBytes: number;
+  /**
+   * What the decoded bands of the grids may hold together, bytes (the `annualBands` share of the memory budget);
+   * default `DEFAULT_ANNUAL_BAND_CACHE_BYTES`.
+   */
+  readonly bandCacheBytes?: number;
 }
 
 /** The annual grids of every dataset of the map. */
@@ -43,7 +46,7 @@ export class AnnualGrids {
 
   constructor(options: AnnualGridsOptions) {
     this.#options = options;
-    this.#windows = new AnnualWindows(options.bandCacheBytes);
+    this.#windows = new AnnualWindows(options.bandCacheBytes ?? DEFAULT_ANNUAL_BAND_CACHE_BYTES);
   }
 
   /** Whether the precompute of `state`'s dataset (city `city`) is served now (checked at most once per `ttlMs`). */

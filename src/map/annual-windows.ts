@@ -11,6 +11,9 @@ import type { GridGroup } from '../store/grid-group-reader.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { typedArrayBytes } from '../util/heap-size.js';
 
+/** The band cache's budget when none is given: the `annualBands` share of the default memory budget (512 MiB). */
+export const DEFAULT_ANNUAL_BAND_CACHE_BYTES = 32 * 1024 * 1024;
+
 /** Rows `r0` … `r1` − 1 and columns `c0` … `c1` − 1 of a grid. */
 export interface CellRange {
   readonly r0: number;

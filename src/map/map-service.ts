@@ -53,9 +53,6 @@ export interface MapServiceDeps {
   readonly warn?: (message: string) => void;
 }
 
-/** The annual band cache's budget when none is given: its share of the default memory budget (512 MiB). */
-export const DEFAULT_ANNUAL_BAND_CACHE_BYTES = 32 * 1024 * 1024;
-
 /** A served precompute. */
 type ServedAnnual = Extract<AnnualStatus, { served: true }>;
 
@@ -109,7 +106,7 @@ export class MapService {
     this.#data = new MapData({ model: deps.model, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, sliceCacheBytes: deps.sliceCacheBytes });
     this.#annual = deps.dataDir === undefined ? undefined : new AnnualGrids({
       dataDir: deps.dataDir, now: () => deps.clock.now(), ttlMs: CATALOG_TTL_S * 1000, warn: deps.warn ?? (() => {}),
-      bandCacheBytes: deps.annualBandCacheBytes ?? DEFAULT_ANNUAL_BAND_CACHE_BYTES,
+      ...(deps.annualBandCacheBytes !== undefined ? { bandCacheBytes: deps.annualBandCacheBytes } : {}),
     });
     this.#signatures = { secret: deps.secret, verified: new VerifiedSignatures() };
     this.#tiles = new ByteLru(deps.tileCacheBytes, tileBytes);
