@@ -6,7 +6,11 @@
  * - `cog`: one Cloud-Optimized GeoTIFF of a width × height float32 grid;
  * - `group`: the precompute's output, every precomputed grid at width × height (1 m, over Brussels), written band by
  *   band into `<dir>/group`;
- * - `export`: the atlas of that group (every figure's COG, the annual PMTiles archive, atlas.json) into `<dir>/atlas`.
+ * - `export`: the atlas of that group (every figure's COG, the annual PMTiles archive, atlas.json) into `<dir>/atlas`;
+ * - `annual`, `annual-whole`: the annual map tiles of that group, by windows or from whole grids
+ *   (bench/streaming-area.ts);
+ * - `generate`: `node dist/bench/streaming-child.js generate <K> <hours> <dir>`, the bench block at K times its area,
+ *   `hours` hours of the year, written under `<dir>` (bench/streaming-area.ts); width and height reported are its grid's.
  * Prints one JSON line: the step's wall and CPU seconds, the resident memory before it started and the peak (MB), and
  * the bytes written. Started with --expose-gc, it also collects garbage every 50 ms and reports the highest live
  * memory seen after a collection (JS heap and array buffers, MB): what the step really holds, without the garbage a
@@ -22,6 +26,7 @@ import { writeCog } from '../src/store/cog-writer.js';
 import type { GridGeometry } from '../src/store/dataset-types.js';
 import { openGridGroup } from '../src/store/grid-group-reader.js';
 import { writeGridGroup } from '../src/store/grid-group-writer.js';
+import { annualStep, generateStep } from './streaming-area.js';
 
 /** Rows r0 … r1 − 1 of synthetic grid `k`: smooth values in 0 … 10 (one decimal; 1 … 3 for coded grids), NaN in buildings. */
 function band(k: number, width: number, r0: number, r1: number, coded: boolean): Float32Array {
@@ -64,7 +69,8 @@ async function step(name: string, width: number, height: number, dir: string): P
     const written = await writeAtlas({ city: getCity('brussels')!, grid, group, referenceYear: 2025, contentVersion: 'synthetic', provenance }, join(dir, 'atlas'));
     return written.files.reduce((n, f) => n + f.bytes, 0);
   }
-  throw new Error(`Unknown step '${name}' (cog, group, export).`);
+  if (name === 'annual' || name === 'annual-whole') return annualStep(grid, dir, name === 'annual-whole');
+  throw new Error(`Unknown step '${name}' (cog, group, export, annual, annual-whole, generate).`);
 }
 
 const [name, width, height, dir] = process.argv.slice(2);
@@ -78,13 +84,16 @@ const sampler = collect && setInterval(() => {
 }, 50);
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const bytes = await step(name!, Number(width), Number(height), dir!);
+let size = { width: Number(width), height: Number(height) };
+let bytes = 0;
+if (name === 'generate') ({ bytes, ...size } = await generateStep(Number(width), Number(height), dir!));
+else bytes = await step(name!, size.width, size.height, dir!);
 const wallS = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 if (sampler) clearInterval(sampler);
 const mb = (b: number) => Math.round(b / 2 ** 20);
 process.stdout.write(`${JSON.stringify({
-  step: name, width: Number(width), height: Number(height), wall_s: Math.round(wallS * 100) / 100,
+  step: name, width: size.width, height: size.height, wall_s: Math.round(wallS * 100) / 100,
   cpu_s: Math.round((cpu.user + cpu.system) / 1e4) / 100, rss_before_mb: mb(before),
   peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024), ...(collect ? { peak_live_mb: mb(liveMax) } : {}), bytes,
 })}\n`);

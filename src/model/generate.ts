@@ -51,6 +51,11 @@ export interface GenerateOptions {
   readonly aggregate?: boolean;
   /** Free bytes under a directory (default: statfs); tests fake a full disk through it. */
   readonly freeBytes?: FreeBytes;
+  /**
+   * Only the first `hours` hours of the reference year (default: all of it): the memory benchmark's short years, whose
+   * per-cell features, and so memory against the area, are the whole year's. The content version says so.
+   */
+  readonly hours?: number;
   /** Chunks a side of the windows generation works by (default `WINDOW_CHUNKS`; tests use small ones). */
   readonly windowChunks?: number;
   /** Where lines for the user go (what an interrupted earlier run left and what is redone); default stderr. */
@@ -72,8 +77,10 @@ export { planGrid };
 /** The dataset spec of a plan for a seed (content version derived from plan, seed and model version). */
 export function planSpec(plan: DatasetPlan, seed: number, hours: number, generatedUtc: string): DatasetSpec {
   const grid = planGrid(plan);
+  // A year cut short is another content (the hours enter the version only then, so full years keep theirs).
+  const cut = hours < hoursOf(REFERENCE_YEAR) ? { hours } : {};
   const version = createHash('sha256')
-    .update(JSON.stringify({ plan, seed, MODEL_VERSION }))
+    .update(JSON.stringify({ plan, seed, MODEL_VERSION, ...cut }))
     .digest('hex')
     .slice(0, 12);
   return {
@@ -134,7 +141,11 @@ export async function generatePreset(options: GenerateOptions): Promise<string[]
       notice(`redoing ${plan.id}: an earlier run (process ${leftover.pid}) was interrupted; removed its partial ${leftover.path}`);
     }
   }
-  await checkDiskRoom(options.outDir, estimateStoredBytes(plans, hoursOf(REFERENCE_YEAR)), options.freeBytes);
+  const hours = options.hours ?? hoursOf(REFERENCE_YEAR);
+  if (!(Number.isSafeInteger(hours) && hours >= 1 && hours <= hoursOf(REFERENCE_YEAR))) {
+    throw new ValidationError(`hours must be a whole number from 1 to ${hoursOf(REFERENCE_YEAR)}, got ${hours}.`);
+  }
+  await checkDiskRoom(options.outDir, estimateStoredBytes(plans, hours), options.freeBytes);
   const met = generateMeteorology({ year: REFERENCE_YEAR, seed: options.seed, lat: STATION.lat, lon: STATION.lon });
   const drivers = buildDrivers(met, TIMEZONE);
   const needsUtci = plans.some((p) => p.fields.includes('utci'));
@@ -150,7 +161,7 @@ export async function generatePreset(options: GenerateOptions): Promise<string[]
   const dirs: string[] = [];
   try {
     for (const plan of plans) {
-      const spec = planSpec(plan, options.seed, met.hours, generatedUtc);
+      const spec = planSpec(plan, options.seed, hours, generatedUtc);
       const source = planFeatureSource(plan, spec.grid, options.seed);
       const dir = join(options.outDir, plan.id);
       const writer = await createDatasetWriter(dir, spec);
