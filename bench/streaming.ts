@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PRECOMPUTE_GRIDS } from '../src/compute/precompute-publish.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
-import type { BenchResult } from './registry.js';
+import { benchOptions, type BenchResult } from './registry.js';
 import { featureBytesPerCell } from './streaming-area.js';
 
 const execFileAsync = promisify(execFile);
@@ -67,9 +67,11 @@ async function child(step: string, width: number, height: number, dir: string): 
   return { ...worst!, peak_live_mb: live.peak_live_mb };
 }
 
-async function measureAll(): Promise<StepResult[]> {
+/** Runs the steps in `only` (every step when undefined). */
+async function measureAll(only: ReadonlySet<string> | undefined): Promise<StepResult[]> {
   const results: StepResult[] = [];
-  for (const [w, h] of COG_SIZES) {
+  const wanted = (step: string) => only === undefined || only.has(step);
+  for (const [w, h] of wanted('cog') ? COG_SIZES : []) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-streaming-'));
     try {
       results.push(await child('cog', w, h, dir));
@@ -77,18 +79,19 @@ async function measureAll(): Promise<StepResult[]> {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  for (const [w, h] of EXPORT_SIZES) {
+  const fromGroup = ['group', 'export', 'annual', 'annual-whole'].filter(wanted);
+  for (const [w, h] of fromGroup.length > 0 ? EXPORT_SIZES : []) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-streaming-'));
     try {
-      results.push(await child('group', w, h, dir));
-      results.push(await child('export', w, h, dir));
-      results.push(await child('annual', w, h, dir));
-      results.push(await child('annual-whole', w, h, dir));
+      // The later steps read the group: it is written whenever one of them runs.
+      const group = await child('group', w, h, dir);
+      if (wanted('group')) results.push(group);
+      for (const step of fromGroup.filter((s) => s !== 'group')) results.push(await child(step, w, h, dir));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  for (const [k, hours] of GENERATE_STEPS) {
+  for (const [k, hours] of wanted('generate') ? GENERATE_STEPS : []) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-streaming-'));
     try {
       results.push(await child('generate', k, hours, dir));
@@ -99,8 +102,13 @@ async function measureAll(): Promise<StepResult[]> {
   return results;
 }
 
-export async function run(): Promise<BenchResult> {
-  const results = await measureAll();
+/** `--steps a,b`: only those steps (of `STEPS`); default every one. */
+export async function run(args: readonly string[] = []): Promise<BenchResult> {
+  const options = benchOptions(args);
+  const only = options?.steps === undefined ? undefined : new Set(options.steps.split(','));
+  const unknown = [...(only ?? [])].filter((s) => !(STEPS as readonly string[]).includes(s));
+  if (options === undefined || unknown.length > 0) throw new Error(`streaming: --steps takes a comma-separated list of ${STEPS.join(', ')}.`);
+  const results = await measureAll(only);
   const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
   /**
    * What holding the step's grids whole would take: one float32 grid for a COG, every cell's features for generation,
@@ -112,11 +120,13 @@ export async function run(): Promise<BenchResult> {
   const liveRatios: Record<string, number> = {};
   for (const step of STEPS) {
     const [small, large] = results.filter((r) => r.step === step);
+    if (small === undefined || large === undefined) continue;
     ratios[step] = Math.round((large!.peak_rss_mb / small!.peak_rss_mb) * 100) / 100;
     liveRatios[step] = Math.round((large!.peak_live_mb! / small!.peak_live_mb!) * 100) / 100;
   }
   // Drawing from whole grids is the comparison, not a target.
   const targets = (of: Record<string, number>) => Object.entries(of).filter(([step]) => step !== 'annual-whole').map(([, r]) => r);
+  const shown = (of: Record<string, number>, step: string): string => (step in of ? String(of[step]) : 'not run');
   const met = targets(ratios).every((r) => r <= TARGET_RATIO);
   const liveMet = targets(liveRatios).every((r) => r <= TARGET_RATIO);
   return {
@@ -129,12 +139,12 @@ export async function run(): Promise<BenchResult> {
       'whole grids MB': whole(r), 'written MB': mb(r.bytes),
     })),
     notes: [
-      `Peak RSS at 4× the area over the peak at 1× (same width): COG ${ratios.cog}, precompute output ${ratios.group}, export ${ratios.export}, ` +
-        `annual tiles ${ratios.annual} (from whole grids: ${ratios['annual-whole']}), generation (bench ×16 over ×4) ${ratios.generate}; ` +
+      `Peak RSS at 4× the area over the peak at 1× (same width): COG ${shown(ratios, 'cog')}, precompute output ${shown(ratios, 'group')}, export ${shown(ratios, 'export')}, ` +
+        `annual tiles ${shown(ratios, 'annual')} (from whole grids: ${shown(ratios, 'annual-whole')}), generation (bench ×16 over ×4) ${shown(ratios, 'generate')}; ` +
         `target ≤ ${TARGET_RATIO} (${met ? 'met' : 'NOT met'}).`,
-      `Peak live memory (after garbage collection) at 4× over 1×: COG ${liveRatios.cog}, precompute output ${liveRatios.group}, ` +
-        `export ${liveRatios.export}, annual tiles ${liveRatios.annual} (from whole grids: ${liveRatios['annual-whole']}), ` +
-        `generation ${liveRatios.generate}; target ≤ ${TARGET_RATIO} (${liveMet ? 'met' : 'NOT met'}).`,
+      `Peak live memory (after garbage collection) at 4× over 1×: COG ${shown(liveRatios, 'cog')}, precompute output ${shown(liveRatios, 'group')}, ` +
+        `export ${shown(liveRatios, 'export')}, annual tiles ${shown(liveRatios, 'annual')} (from whole grids: ${shown(liveRatios, 'annual-whole')}), ` +
+        `generation ${shown(liveRatios, 'generate')}; target ≤ ${TARGET_RATIO} (${liveMet ? 'met' : 'NOT met'}).`,
       '"whole grids MB": what the step would hold if it kept its grids whole (one float32 grid for a COG, the 31 precomputed grids ' +
         `for the precompute's output, the export and the annual tiles, every cell's features at ${perCell} bytes a cell for generation).`,
       'Generation: the bench block at 1 m, K times its area, the first 168 hours of the year, no stored aggregates, 2 generator threads ' +

@@ -6,7 +6,8 @@
  * - the hourly chunks by windows of `windowChunks` × `windowChunks` chunks: the main thread computes a window's
  *   features (with the surroundings they look at, cell-features.ts) while the generator threads fill the chunks of
  *   the windows before it, one task per chunk row of a window; at most `WINDOWS_IN_FLIGHT` windows are in the pool,
- *   so memory holds that many windows' features and one more being computed.
+ *   so memory holds that many windows' features and one more being computed, in slots reused from window to window
+ *   (feature-slots.ts).
  *
  * A window's features are the whole grid's cut to it (feature-source.ts), and every chunk is filled from the same
  * values as from whole-grid features: the stored bytes do not depend on the window size.
@@ -17,7 +18,8 @@ import { staticChunkShape } from '../store/zarr-metadata.js';
 import type { DatasetWriter } from '../store/zarr-writer.js';
 import type { ChunkInputs } from './cell-physics.js';
 import type { FeatureSource } from './feature-source.js';
-import { gridWindows, type GridWindow } from './grid-window.js';
+import { FeatureSlots } from './feature-slots.js';
+import { gridWindows, windowCells, type GridWindow } from './grid-window.js';
 
 /** One task: the chunks of a chunk row of one dataset within a window (`inputs.window` holds them). */
 export interface GenerateChunkRowTask {
@@ -81,17 +83,19 @@ export async function writeByWindows(options: WindowedWrite): Promise<void> {
   const size = options.windowChunks ?? WINDOW_CHUNKS;
   const windows = gridWindows(spec.grid.nx, spec.grid.ny, size * spec.chunk.rows, size * spec.chunk.cols);
   options.onStart?.(windows.reduce((sum, w) => sum + windowChunkRange(spec, w).rows[1] - windowChunkRange(spec, w).rows[0], 0));
+  const slots = new FeatureSlots(size * spec.chunk.rows * size * spec.chunk.cols);
   const inFlight: Promise<unknown>[] = [];
   try {
     for (const window of windows) {
-      const inputs: ChunkInputs = { grid: spec.grid, chunk: spec.chunk, features: source.features(window), window, ...options.shared };
+      const features = slots.take(source.features(window), windowCells(window));
+      const inputs: ChunkInputs = { grid: spec.grid, chunk: spec.chunk, features, window, ...options.shared };
       const range = windowChunkRange(spec, window);
       const tasks: Promise<unknown>[] = [];
       for (let chunkRow = range.rows[0]; chunkRow < range.rows[1]; chunkRow++) {
         const task: GenerateChunkRowTask = { tmpDir: writer.tmpDir, spec, fields: options.fields, chunkRow, chunkCols: range.cols, inputs };
         tasks.push(pool.run(task).then(() => options.onTask?.()));
       }
-      const done = Promise.all(tasks);
+      const done = Promise.all(tasks).then(() => slots.give(features));
       done.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       inFlight.push(done);
       if (inFlight.length >= WINDOWS_IN_FLIGHT) await inFlight.shift();
