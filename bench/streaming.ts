@@ -130,7 +130,8 @@ export async function run(args: readonly string[] = []): Promise<BenchResult> {
   const met = targets(ratios).every((r) => r <= TARGET_RATIO);
   const liveMet = targets(liveRatios).every((r) => r <= TARGET_RATIO);
   return {
-    name: 'streaming',
+    // A run of some steps is written beside the full run's result, not over it.
+    name: only === undefined ? 'streaming' : `streaming-${[...only].join('-')}`,
     title: 'Peak memory against the area: COG writer, precompute output, atlas export, annual map tiles (synthetic 1 m grids) and generation',
     columns: ['step', 'cells', 'wall s', 'CPU s', 'RSS before MB', 'peak RSS MB', 'peak live MB', 'whole grids MB', 'written MB'],
     rows: results.map((r) => ({
