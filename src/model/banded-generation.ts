@@ -47,7 +47,7 @@ export interface WindowedWrite {
   /** The hourly drivers and UTCI table every chunk reads (shared with the threads). */
   readonly shared: Pick<ChunkInputs, 'drivers' | 'utci'>;
   /** Chunks a side of a window (default `WINDOW_CHUNKS`). */
-  readonly windowChunks?: number;
+  readonly windowChunks?: number | undefined;
   /** Called with the number of tasks once they are known (one per chunk row of each window). */
   readonly onStart?: (tasks: number) => void;
   /** Called as each task completes. */
