@@ -36,6 +36,10 @@ import { geocodeRoutes } from '../api/routes/geocode.js';
 import { healthRoutes } from '../api/routes/health.js';
 import { historicalRoutes } from '../api/routes/historical.js';
 import { areaRoutes } from '../api/routes/area.js';
+import { batchRoutes } from '../api/routes/batch.js';
+import { BATCH_PARALLELISM } from '../batch/batch-limits.js';
+import { BatchService } from '../batch/batch-service.js';
+import { WorkGate } from '../util/work-gate.js';
 import { keyRoutes } from '../api/routes/key.js';
 import { liveRoutes } from '../api/routes/live.js';
 import { reportsRoutes } from '../api/routes/reports.js';
@@ -68,6 +72,8 @@ export interface AppDeps {
   readonly historical: HistoricalService;
   /** Statistics for areas; without it, POST /historical/area is not served. */
   readonly area?: AreaService;
+  /** Batches of locations over `historical`; defaults to one with its own work gate. */
+  readonly batch?: BatchService;
   /** Live and forecast records from the model service; without it, /realtime and /forecast are not served. */
   readonly live?: LiveService;
   /** Report jobs, their status and files; without it, /reports is not served. */
@@ -88,6 +94,11 @@ export interface AppDeps {
   readonly logStream?: { write(line: string): void };
 }
 
+
+/** A batch service of its own over `historical`: its gate admits two batches' worth of locations at once. */
+export function defaultBatchService(historical: HistoricalService): BatchService {
+  return new BatchService({ historical, gate: new WorkGate(2 * BATCH_PARALLELISM), parallelism: BATCH_PARALLELISM });
+}
 
 /** Builds the application (not yet listening). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -172,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.area !== undefined) await v1.register(areaRoutes, { area: deps.area });
+      await v1.register(batchRoutes, { batch: deps.batch ?? defaultBatchService(deps.historical), limiter, clock, limits: config.limits });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });
       if (deps.map !== undefined) await v1.register(mapRoutes, { map: deps.map, publicUrl: config.publicUrl });

@@ -82,6 +82,7 @@ describe('GET /v1/openapi.json under Redocly\'s recommended ruleset', () => {
       'POST /v1/historical/area': 'postHistoricalArea',
       'GET /v1/realtime': 'getRealtimeRecords',
       'GET /v1/forecast': 'getForecastRecords',
+      'POST /v1/historical/batch': 'postHistoricalBatch',
       'POST /v1/reports': 'createReport',
       'GET /v1/reports/{job_id}': 'getReportStatus',
       'GET /v1/reports/{job_id}/download': 'downloadReport',

@@ -51,14 +51,16 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
   // annual map layers' tiles as the map does.
   atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],
+  // Batches of locations, answered location by location by the statistics service.
+  batch: ['cities', 'errors', 'keys', 'services', 'util'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
-  api: ['area', 'cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
+  api: ['area', 'batch', 'cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],
   reference: ['api'],
   // Settings: the table of SVC_* variables, read by the entry points and handed down as plain options.
   config: ['errors', 'keys'],
   // The composition root: builds API and worker nodes from one record of back ends.
-  nodes: ['addresses', 'api', 'area', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
+  nodes: ['addresses', 'api', 'area', 'batch', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
   cli: ['addresses', 'api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
   workers: ['area', 'compute', 'map', 'model', 'reports', 'store'],

@@ -58,3 +58,28 @@ export async function reportRateLimit(limiter: RateLimiter, reply: FastifyReply,
   }
   setRateHeaders(reply, decision);
 }
+
+/**
+ * Counts `count` more requests for `bucket`, all or nothing (a batch: each location is one request; the key guard
+ * has already counted the first). Throws RateLimitedError, saying how many the batch needs and how many are left,
+ * when the window has not room for all of them; nothing is counted then.
+ */
+export async function enforceBatchRateLimit(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  bucket: string,
+  limit: number,
+  nowMs: number,
+  count: number,
+): Promise<void> {
+  if (count <= 0) return;
+  const decision = await limiter.consume(bucket, limit, nowMs, count);
+  setRateHeaders(reply, decision);
+  if (!decision.allowed) {
+    throw new RateLimitedError(
+      `This batch counts ${count + 1} requests (one per location) but the key has ${decision.remaining + 1} of its ${limit} per minute left, ` +
+        `this request included; nothing was computed. Send fewer locations, or retry when the next window starts in ${decision.retryAfterS} s.`,
+      decision.retryAfterS,
+    );
+  }
+}
