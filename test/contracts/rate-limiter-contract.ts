@@ -1,7 +1,7 @@
 /**
  * The contract of a rate limiter (`RateLimiter`), run against each implementation: in memory
  * (test/keys/rate-limiter.test.ts) and shared through JetStream KV (test/keys/kv-rate-limiter.test.ts). Windows are
- * UTC minutes; a refused request is not counted; the answers carry what the X-RateLimit-* and Retry-After headers need.
+ * UTC minutes; a refused request (or batch of requests) is not counted; the answers carry what the X-RateLimit-* and Retry-After headers need.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../src/keys/rate-limiter.js';
@@ -34,6 +34,15 @@ export function describeRateLimiter(name: string, make: () => RateLimiter): void
       await limiter.consume(a, 1, MINUTE + 59_999);
       expect((await limiter.consume(a, 1, MINUTE + 59_999)).allowed).toBe(false);
       expect(await limiter.consume(a, 1, MINUTE + 60_000)).toEqual({ allowed: true, limit: 1, remaining: 0, resetEpochS: MINUTE / 1000 + 120, retryAfterS: 60 });
+    });
+
+    it('counts a batch of requests all or nothing, beside single ones in flight', async () => {
+      const a = fresh();
+      expect(await limiter.consume(a, 10, MINUTE, 4)).toMatchObject({ allowed: true, remaining: 6 });
+      const [one, big, two] = await Promise.all([limiter.consume(a, 10, MINUTE), limiter.consume(a, 10, MINUTE, 6), limiter.consume(a, 10, MINUTE)]);
+      expect([one.allowed, big.allowed, two.allowed]).toEqual([true, false, true]);
+      expect(await limiter.consume(a, 10, MINUTE, 4)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await limiter.consume(a, 10, MINUTE)).toMatchObject({ allowed: false, remaining: 0 });
     });
 
     it('peeks without counting', async () => {
