@@ -31,7 +31,13 @@ import { Lifecycle } from '../util/lifecycle.js';
 import type { Logger } from '../util/logger.js';
 import { backendsFor, type NodeBackends } from './backends.js';
 import { geocoderFor } from './geocoders.js';
-import { buildApp } from './http-app.js';
+import { buildApp, defaultBatchService } from './http-app.js';
+import { problemFromError } from '../api/problems.js';
+import { BATCH_JOB_KIND } from '../batch/batch-job-request.js';
+import { BatchJobService, BatchProgress, batchWork } from '../batch/batch-jobs.js';
+import type { RowProblem } from '../batch/batch-table.js';
+import type { JobTransitions } from '../reports/jobs/job-types.js';
+import type { ReportFileStore } from '../reports/jobs/report-files.js';
 import { historicalService } from './statistics.js';
 import { AreaService } from '../area/area-service.js';
 
@@ -57,6 +63,13 @@ export interface ReportContentParts {
   readonly surroundingsCacheBytes: number;
   readonly geocoder: Geocoder;
   readonly clock: Clock;
+}
+
+/** What a batch job's files say of a location's failure: the problem the API would answer, faults of ours logged. */
+function describeFailure(err: unknown, logger: Logger): RowProblem {
+  const outcome = problemFromError(err);
+  if (outcome.internal) logger.error({ err }, 'unexpected fault in a batch job location');
+  return { code: outcome.code, detail: outcome.detail };
 }
 
 /** How the reports product is made: its content source over the service's parts, and its rendering threads' entry. */
@@ -160,10 +173,18 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
     const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
+    // Batches of locations share one work gate; their asynchronous jobs run beside reports on the same job machinery
+    // (on the embedded default: a cluster's workers do not run batch jobs yet, so /historical/jobs is not served there).
+    const batch = defaultBatchService(historical);
+    const batchProgress = new BatchProgress();
+    const runsBatchJobs = backends.kind === 'embedded';
+    const otherWork = (queue: JobTransitions, files: ReportFileStore) => ({
+      [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress: batchProgress, describe: (err) => describeFailure(err, logger) }),
+    });
     const reports = createReportProduct({
       store: backends.jobs,
       files: backends.files,
-      driver: (renderer) => backends.jobDriver({ content, renderer, keyById: (id) => keys.findById(id) }),
+      driver: (renderer) => backends.jobDriver({ content, renderer, keyById: (id) => keys.findById(id), ...(runsBatchJobs ? { otherWork } : {}) }),
       geocoder, clock, limits: config.limits, logger,
       renderThreads: config.reportRenderThreads,
       pdfWaitMs: config.reportPdfWaitMs,
@@ -184,8 +205,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),
     });
+    const batchJobs = runsBatchJobs
+      ? new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress })
+      : undefined;
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
+      batch, ...(batchJobs ? { batchJobs } : {}),
     });
     log = app.log;
     // The server stops accepting and in-flight requests finish first.

@@ -13,6 +13,8 @@ import type { RateLimiter } from '../keys/rate-limiter.js';
 import type { JobDriver } from '../reports/jobs/job-driver.js';
 import type { ReportJobBackend } from '../reports/jobs/job-types.js';
 import type { ReportFileStore } from '../reports/jobs/report-files.js';
+import type { JobWork } from '../reports/jobs/job-runner.js';
+import type { JobTransitions } from '../reports/jobs/job-types.js';
 import type { ReportContentSource, ReportRenderer } from '../reports/report-types.js';
 import type { CachedStats, StatsCache } from '../services/stats-cache.js';
 import type { Clock } from '../util/clock.js';
@@ -25,6 +27,11 @@ export interface JobDriverParts {
   readonly renderer: ReportRenderer;
   /** A key by id: read only for jobs accepted before requests carried their key's entitlement. */
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
+  /**
+   * The work of the other job kinds the node runs on the same store, by kind (`batch`), given the store's
+   * transitions and the file store; a driver that runs jobs in this process runs them beside reports.
+   */
+  readonly otherWork?: (queue: JobTransitions, files: ReportFileStore) => Readonly<Record<string, JobWork>>;
 }
 
 /** The back ends of one node. */

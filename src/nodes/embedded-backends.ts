@@ -7,7 +7,7 @@ import { createLocalCompute } from '../compute/local-compute.js';
 import type { Config } from '../config.js';
 import { MemoryRateLimiter } from '../keys/rate-limiter.js';
 import { reportWork } from '../reports/delivery/report-pipeline.js';
-import { JobRunner } from '../reports/jobs/job-runner.js';
+import { JobRunner, workByKind } from '../reports/jobs/job-runner.js';
 import { DirectoryReportFiles } from '../reports/jobs/report-files.js';
 import { SqliteJobStore } from '../reports/jobs/sqlite-job-store.js';
 import { REPORT_RETRY_BASE_MS, REPORT_RETRY_MAX_MS } from '../reports/report-product.js';
@@ -32,7 +32,10 @@ export async function embeddedBackends(config: Config, options: BackendOptions):
     compute,
     jobDriver: (parts) => new JobRunner({
       queue: jobs,
-      work: reportWork({ queue: jobs, jobs, files, content: parts.content, renderer: parts.renderer, clock }),
+      work: workByKind({
+        report: reportWork({ queue: jobs, jobs, files, content: parts.content, renderer: parts.renderer, clock }),
+        ...parts.otherWork?.(jobs, files),
+      }),
       clock,
       concurrency: config.reportConcurrency,
       maxAttempts: config.reportMaxAttempts,

@@ -39,6 +39,7 @@ import { areaRoutes } from '../api/routes/area.js';
 import { batchRoutes } from '../api/routes/batch.js';
 import { BATCH_PARALLELISM } from '../batch/batch-limits.js';
 import { BatchService } from '../batch/batch-service.js';
+import type { BatchJobService } from '../batch/batch-jobs.js';
 import { WorkGate } from '../util/work-gate.js';
 import { keyRoutes } from '../api/routes/key.js';
 import { liveRoutes } from '../api/routes/live.js';
@@ -74,6 +75,8 @@ export interface AppDeps {
   readonly area?: AreaService;
   /** Batches of locations over `historical`; defaults to one with its own work gate. */
   readonly batch?: BatchService;
+  /** Asynchronous batch jobs; without it, /historical/jobs is not served. */
+  readonly batchJobs?: BatchJobService;
   /** Live and forecast records from the model service; without it, /realtime and /forecast are not served. */
   readonly live?: LiveService;
   /** Report jobs, their status and files; without it, /reports is not served. */
@@ -183,7 +186,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(geocodeRoutes, { geocoder: deps.geocoder });
       await v1.register(historicalRoutes, { historical: deps.historical, ...(answers ? { answers } : {}) });
       if (deps.area !== undefined) await v1.register(areaRoutes, { area: deps.area });
-      await v1.register(batchRoutes, { batch: deps.batch ?? defaultBatchService(deps.historical), limiter, clock, limits: config.limits });
+      await v1.register(batchRoutes, {
+        batch: deps.batch ?? defaultBatchService(deps.historical), limiter, clock, limits: config.limits,
+        ...(deps.batchJobs ? { jobs: deps.batchJobs } : {}),
+      });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });
       if (deps.map !== undefined) await v1.register(mapRoutes, { map: deps.map, publicUrl: config.publicUrl });

@@ -52,7 +52,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // annual map layers' tiles as the map does.
   atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],
   // Batches of locations, answered location by location by the statistics service.
-  batch: ['cities', 'errors', 'keys', 'services', 'util'],
+  batch: ['cities', 'errors', 'keys', 'reports', 'services', 'util'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
   // HTTP, and the documentation site that renders its contract.
   api: ['area', 'batch', 'cities', 'errors', 'geocode', 'keys', 'map', 'reports', 'scales', 'services', 'store', 'util'],

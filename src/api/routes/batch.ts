@@ -9,6 +9,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { readCsvBatch, readJsonBatch, readMetrics, type BatchInput } from '../../batch/batch-input.js';
 import { CSV_MAX_COLUMNS, CSV_MAX_ROW_CHARS, JOB_MAX_LOCATIONS, SYNC_BODY_LIMIT_BYTES, SYNC_MAX_LOCATIONS } from '../../batch/batch-limits.js';
 import type { BatchService } from '../../batch/batch-service.js';
+import type { BatchJobService } from '../../batch/batch-jobs.js';
+import { batchJobRoutes } from './batch-jobs.js';
 import { parseCsv } from '../../batch/csv-table.js';
 import { ValidationError } from '../../errors.js';
 import { keyLimits, type DefaultLimits } from '../../keys/entitlement.js';
@@ -24,6 +26,8 @@ import { strictBodyValidatorCompiler } from '../strict-body.js';
 /** Options of the batch plugin. */
 export interface BatchOptions {
   readonly batch: BatchService;
+  /** Asynchronous batch jobs; without it, /historical/jobs is not served. */
+  readonly jobs?: BatchJobService;
   readonly limiter: RateLimiter;
   readonly clock: Clock;
   readonly limits: DefaultLimits;
@@ -108,4 +112,12 @@ export const batchRoutes: FastifyPluginAsyncTypebox<BatchOptions> = async (app, 
       return sendJsonText(reply, batchJson(outcomes, problem));
     },
   );
+
+  if (options.jobs !== undefined) {
+    await app.register(batchJobRoutes, {
+      jobs: options.jobs,
+      validatorCompiler: batchValidatorCompiler(),
+      readBody: (body, contentType, metrics) => readBatchBody(body, contentType, metrics, JOB_MAX_LOCATIONS, `Split the locations into jobs of at most ${JOB_MAX_LOCATIONS}.`),
+    });
+  }
 };

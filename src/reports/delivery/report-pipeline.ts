@@ -4,9 +4,9 @@
  * in a rendering thread, write the file atomically, and complete the job (`delivering → completed`). Every step after
  * gathering works from the stored content, so a job resumed after a restart renders the same report.
  */
-import { ForbiddenError } from '../../errors.js';
+import { ForbiddenError, ValidationError } from '../../errors.js';
 import type { JobWork } from '../jobs/job-runner.js';
-import type { Awaitable, JobTransitions, ReportJob, ReportJobStore } from '../jobs/job-types.js';
+import { isReportRequest, jobKind, type Awaitable, type JobTransitions, type ReportJob, type ReportJobStore } from '../jobs/job-types.js';
 import type { ReportFileStore } from '../jobs/report-files.js';
 import type { Entitlement } from '../../keys/entitlement.js';
 import type { ReportContent, ReportContentSource, ReportRenderer } from '../report-types.js';
@@ -31,11 +31,13 @@ export interface ReportPipelineDeps {
 export function reportWork(deps: ReportPipelineDeps): JobWork {
   const { queue, jobs, files, renderer, clock } = deps;
   return async (job, signal) => {
+    const request = job.request;
+    if (!isReportRequest(request)) throw new ValidationError(`A job of kind '${jobKind(request)}' is not a report job.`);
     let content: ReportContent | undefined = job.hasContent ? await jobs.content(job.id) : undefined;
     if (content === undefined) {
-      const scope = job.request.scope ?? (await deps.legacyScope?.(job));
+      const scope = request.scope ?? (await deps.legacyScope?.(job));
       if (scope === undefined) throw new ForbiddenError('The API key that requested this report no longer exists.');
-      content = await deps.content.gather(job.request, scope, signal);
+      content = await deps.content.gather(request, scope, signal);
       signal.throwIfAborted();
       if (!(await queue.advance(job.id, 'running', 'delivering', clock.now(), { content }))) return false;
     } else if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) {

@@ -5,11 +5,11 @@
  * the job answers as expired (the sweeper deletes the files, but the rule holds to the second without it).
  */
 import { NotFoundError } from '../../errors.js';
-import type { JobStage, ReportJob, ReportJobStore } from '../jobs/job-types.js';
-import type { OpenedReportFile, ReportFileStore, ReportFormat } from '../jobs/report-files.js';
+import { isReportRequest, type JobStage, type ReportJob, type ReportJobStore } from '../jobs/job-types.js';
+import type { OpenedReportFile, ReportDocumentFormat, ReportFileStore } from '../jobs/report-files.js';
 import { REPORT_RETENTION_MS } from '../retention.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
-import type { ReportLang } from '../report-types.js';
+import type { ReportLang, ReportRequest } from '../report-types.js';
 import { quoteInput } from '../../util/quote-input.js';
 import type { Clock } from '../../util/clock.js';
 import type { Accepted, ReportAdmissions, ReportParams } from './report-admission.js';
@@ -26,7 +26,7 @@ export type ReportStatus =
 export interface ReportDownload {
   readonly file: OpenedReportFile;
   readonly filename: ReportFilename;
-  readonly format: ReportFormat;
+  readonly format: ReportDocumentFormat;
 }
 
 /** What the service needs. */
@@ -69,7 +69,7 @@ export class ReportService {
   }
 
   /** A file of a completed job of `key`; NotFoundError when it is not (or no longer) there. */
-  async download(id: string, format: ReportFormat, key: ApiKeyRecord): Promise<ReportDownload> {
+  async download(id: string, format: ReportDocumentFormat, key: ApiKeyRecord): Promise<ReportDownload> {
     const job = await this.#live(id, key);
     if (job.state !== 'completed') {
       throw new NotFoundError(
@@ -89,14 +89,15 @@ export class ReportService {
   }
 
   /** The job of `key` with this id, not past retention; NotFoundError otherwise (another key's job does not exist). */
-  async #live(id: string, key: ApiKeyRecord): Promise<ReportJob> {
+  async #live(id: string, key: ApiKeyRecord): Promise<ReportJob & { readonly request: ReportRequest }> {
     const job = await this.#deps.jobs.get(id);
-    if (job === undefined || job.keyId !== key.id) throw new NotFoundError(`There is no report job ${quoteInput(id)}.`);
+    // A job of another kind (a batch job) on the same store is not a report job.
+    if (job === undefined || job.keyId !== key.id || !isReportRequest(job.request)) throw new NotFoundError(`There is no report job ${quoteInput(id)}.`);
     const finished = job.finishedMs;
     if (job.expiredMs !== undefined || (finished !== undefined && this.#deps.clock.now() >= finished + REPORT_RETENTION_MS)) {
       throw expired(id);
     }
-    return job;
+    return job as ReportJob & { readonly request: ReportRequest };
   }
 }
 

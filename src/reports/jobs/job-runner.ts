@@ -9,10 +9,10 @@
  *   with the error's message as its detail (a fixed sentence for internal dataset errors, whose text is for the log).
  * - Stopping aborts the jobs in hand and queues them again; `start` requeues what a killed process left running.
  */
-import { ServiceError } from '../../errors.js';
+import { ServiceError, ValidationError } from '../../errors.js';
 import type { Clock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
-import type { JobTransitions, ReportJob, ReportJobQueue } from './job-types.js';
+import { jobKind, type JobTransitions, type ReportJob, type ReportJobQueue } from './job-types.js';
 import type { JobDriver } from './job-driver.js';
 
 /**
@@ -36,6 +36,19 @@ const ADVICE: Readonly<Record<string, string>> = {
  * when the job was no longer its to move (another runner, or retention, moved it); rejects on failure.
  */
 export type JobWork = (job: ReportJob, signal: AbortSignal) => Promise<boolean>;
+
+/**
+ * One work function over jobs of several kinds on the same store (reports, batch jobs): each job goes to the work of
+ * its request's kind; a job of a kind nobody registered fails (a `ValidationError`, permanent).
+ */
+export function workByKind(works: Readonly<Record<string, JobWork>>): JobWork {
+  return (job, signal) => {
+    const kind = jobKind(job.request);
+    const work = Object.hasOwn(works, kind) ? works[kind] : undefined;
+    if (work === undefined) return Promise.reject(new ValidationError(`This node runs no jobs of kind ${JSON.stringify(kind)}.`));
+    return work(job, signal);
+  };
+}
 
 /** Options of the runner. */
 export interface JobRunnerOptions extends RetryPolicy {

@@ -20,6 +20,29 @@ export type JobState = (typeof JOB_STATES)[number];
 /** The states of a job still being worked on (the API's `processing`, with this as its `stage`). */
 export type JobStage = Extract<JobState, 'queued' | 'running' | 'delivering'>;
 
+/**
+ * The request of a job of another product riding on the same store, state machine and runner (the batch jobs of
+ * src/batch/): plain JSON naming its kind. A report request names none (`jobKind` says `report`).
+ */
+export interface KindedJobRequest {
+  readonly kind: string;
+  /** The key that asked (the job's owner). */
+  readonly keyId: number;
+}
+
+/** What a job was asked to do: a report, or a job of another kind. */
+export type JobRequest = ReportRequest | KindedJobRequest;
+
+/** The kind of job a request makes: `report` for report requests, else the kind it names. */
+export function jobKind(request: JobRequest): string {
+  return 'kind' in request && typeof request.kind === 'string' ? request.kind : 'report';
+}
+
+/** Whether the request is a report's. */
+export function isReportRequest(request: JobRequest): request is ReportRequest {
+  return jobKind(request) === 'report';
+}
+
 /** A job as stored (its content, which can be large, is read separately). */
 export interface ReportJob {
   /** UUID v4. */
@@ -27,7 +50,7 @@ export interface ReportJob {
   /** The key that created the job; only it may see the job. */
   readonly keyId: number;
   readonly state: JobState;
-  readonly request: ReportRequest;
+  readonly request: JobRequest;
   /** How many times a runner has claimed the job. */
   readonly attempts: number;
   /** A queued job is not claimed before this instant (back-off after a transient failure). */
@@ -54,10 +77,10 @@ export interface ReportJob {
 export interface AcceptInput {
   readonly id: string;
   readonly keyId: number;
-  readonly request: ReportRequest;
+  readonly request: JobRequest;
   readonly nowMs: number;
-  /** The UTC day charged (`YYYY-MM-DD`) and the key's daily limit. */
-  readonly quota: { readonly day: string; readonly limit: number };
+  /** The UTC day charged (`YYYY-MM-DD`) and the key's daily limit; absent for jobs that charge no report quota. */
+  readonly quota?: { readonly day: string; readonly limit: number };
   /** The client's `Idempotency-Key` and the fingerprint of its request, when it sent one. */
   readonly idempotency?: { readonly key: string; readonly fingerprint: string };
 }

@@ -57,7 +57,8 @@ export class KvAdmission implements ReportAdmission {
           else await new Promise((r) => setTimeout(r, Math.min(200, 10 * attempt)));
         }
       }
-      const charge = await this.#quota.charge(input.keyId, input.quota.day, input.quota.limit);
+      const { quota } = input;
+      const charge = quota === undefined ? { charged: true, used: 0 } : await this.#quota.charge(input.keyId, quota.day, quota.limit);
       if (!charge.charged) {
         if (idemKey !== undefined) await this.#idem.release(idemKey);
         return { kind: 'quota_exceeded', used: charge.used };
@@ -66,7 +67,7 @@ export class KvAdmission implements ReportAdmission {
         return { kind: 'created', job: await this.#jobs.create(input, idemKey) };
       } catch (err) {
         // Nothing was made: give the charge and the idempotency key back (best effort; NATS may be what failed).
-        await this.#quota.refund(input.keyId, input.quota.day).catch(() => undefined);
+        if (quota !== undefined) await this.#quota.refund(input.keyId, quota.day).catch(() => undefined);
         if (idemKey !== undefined) await this.#idem.release(idemKey).catch(() => undefined);
         throw err;
       }

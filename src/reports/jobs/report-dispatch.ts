@@ -10,7 +10,7 @@
 import { entitlementOf } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
 import type { JobDriver } from './job-driver.js';
-import type { ReportJob } from './job-types.js';
+import { isReportRequest, type ReportJob } from './job-types.js';
 import type { Clock } from '../../util/clock.js';
 import { PeriodicRun } from '../../util/periodic-run.js';
 import type { Logger } from '../../util/logger.js';
@@ -52,7 +52,7 @@ export class ReportDispatcher implements JobDriver {
 
   /** Queues the task of a job's next attempt. */
   async submit(job: ReportJob): Promise<void> {
-    const legacy = job.request.scope === undefined;
+    const legacy = isReportRequest(job.request) && job.request.scope === undefined;
     const key = legacy ? this.#deps.keyById?.(job.keyId) : undefined;
     const task = legacy ? { jobId: job.id, scope: key === undefined ? null : entitlementOf(key) } : { jobId: job.id };
     await this.#deps.tasks.submit(REPORT_TASK_KIND, encodeReportTask(task), { id: reportTaskId(job.id, job.attempts) });

@@ -9,10 +9,15 @@ import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** The two report formats, as the download endpoint names them. */
-export const REPORT_FORMATS = ['html', 'pdf'] as const;
-/** One report format. */
+/**
+ * The formats of job files: a report's HTML and PDF, and a batch job's results as GeoJSON and CSV (src/batch/), kept
+ * and deleted with their job alike.
+ */
+export const REPORT_FORMATS = ['html', 'pdf', 'geojson', 'csv'] as const;
+/** One job file format. */
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
+/** The formats of a report's own files. */
+export type ReportDocumentFormat = Extract<ReportFormat, 'html' | 'pdf'>;
 
 /** An opened report file: its bytes as a stream and its size. */
 export interface OpenedReportFile {

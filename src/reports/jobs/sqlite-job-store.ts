@@ -7,7 +7,7 @@
  * One serving process per database runs jobs: `recover` requeues whatever a stopped process left running.
  */
 import type { Database } from '../../db/database.js';
-import type { ReportContent, ReportRequest } from '../report-types.js';
+import type { ReportContent } from '../report-types.js';
 import { acceptedProgress, advanced, claimed, expired, pdfRecorded, requeued, type JobProgress } from './job-transitions.js';
 import type {
   AcceptInput,
@@ -15,6 +15,7 @@ import type {
   Claim,
   IdempotentRecord,
   JobAdvance,
+  JobRequest,
   JobState,
   ReportAdmission,
   ReportJob,
@@ -49,7 +50,7 @@ function toJob(row: JobRow): ReportJob {
     id: row.id,
     keyId: row.key_id,
     state: row.state,
-    request: Object.freeze(JSON.parse(row.request_json) as ReportRequest),
+    request: Object.freeze(JSON.parse(row.request_json) as JobRequest),
     attempts: row.attempts,
     notBeforeMs: row.not_before_ms,
     hasContent: row.has_content === 1,
@@ -192,9 +193,11 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
         return { kind: 'replayed', job: this.get(earlier.jobId)! };
       }
     }
-    const used = this.quotaUsed(input.keyId, input.quota.day);
-    if (used >= input.quota.limit) return { kind: 'quota_exceeded', used };
-    this.#charge.run(input.keyId, input.quota.day);
+    if (input.quota !== undefined) {
+      const used = this.quotaUsed(input.keyId, input.quota.day);
+      if (used >= input.quota.limit) return { kind: 'quota_exceeded', used };
+      this.#charge.run(input.keyId, input.quota.day);
+    }
     const progress = acceptedProgress(input.nowMs);
     this.#insertJob.run(input.id, input.keyId, progress.state, JSON.stringify(input.request), progress.attempts, progress.notBeforeMs, input.nowMs, progress.updatedMs);
     if (idempotency !== undefined) this.#insertIdem.run(input.keyId, idempotency.key, idempotency.fingerprint, input.id);

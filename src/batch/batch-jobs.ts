@@ -1,0 +1,154 @@
+/**
+ * Asynchronous batch jobs on the job machinery reports use (src/reports/jobs/): the same store (SQLite, or JetStream
+ * KV), the same state machine (`queued → running → delivering → completed | failed`), the same runner with its
+ * retries and back-off, the same file store and retention (files deleted 30 days after the job finished). A batch
+ * job is a job whose request names the kind `batch` (batch-job-request.ts).
+ *
+ * The work of a job answers every location through the batch service — so through the statistics cache — and then
+ * writes the GeoJSON and CSV files and completes. A job interrupted by a restart is queued again by the runner
+ * (`recover`) and run again from its request: the locations answered before the interruption are cache hits, so it
+ * resumes at the cost of reading them back, and it completes (and its files are written whole) once.
+ */
+import { randomUUID } from 'node:crypto';
+import { NotFoundError } from '../errors.js';
+import type { ApiKeyRecord } from '../keys/key-types.js';
+import { entitlementOf } from '../keys/entitlement.js';
+import type { JobDriver } from '../reports/jobs/job-driver.js';
+import type { JobWork } from '../reports/jobs/job-runner.js';
+import type { JobTransitions, ReportJob, ReportJobBackend } from '../reports/jobs/job-types.js';
+import type { OpenedReportFile, ReportFileStore } from '../reports/jobs/report-files.js';
+import { REPORT_RETENTION_MS } from '../reports/retention.js';
+import type { Clock } from '../util/clock.js';
+import { quoteInput } from '../util/quote-input.js';
+import { batchCsvFile, batchGeoJson, type DescribeFailure } from './batch-files.js';
+import type { BatchInput } from './batch-input.js';
+import { batchJobRequest, batchOf, isBatchJobRequest, type BatchJobRequest } from './batch-job-request.js';
+import type { BatchService } from './batch-service.js';
+
+/** The result formats of a batch job. */
+export const BATCH_FILE_FORMATS = ['geojson', 'csv'] as const;
+/** One of them. */
+export type BatchFileFormat = (typeof BATCH_FILE_FORMATS)[number];
+
+/** Locations answered so far by the jobs running in this process. */
+export class BatchProgress {
+  readonly #done = new Map<string, number>();
+
+  /** One more location of the job is answered. */
+  step(id: string): void {
+    this.#done.set(id, (this.#done.get(id) ?? 0) + 1);
+  }
+
+  /** Forgets a job (it finished, or its attempt ended). */
+  clear(id: string): void {
+    this.#done.delete(id);
+  }
+
+  /** Locations answered by the attempt running here; undefined when none runs here. */
+  done(id: string): number | undefined {
+    return this.#done.get(id);
+  }
+}
+
+/** What the work of a batch job needs. */
+export interface BatchWorkDeps {
+  readonly batch: BatchService;
+  readonly queue: JobTransitions;
+  readonly files: ReportFileStore;
+  readonly clock: Clock;
+  readonly progress: BatchProgress;
+  readonly describe: DescribeFailure;
+}
+
+/** The runner's work function for batch jobs. */
+export function batchWork(deps: BatchWorkDeps): JobWork {
+  const { queue, files, clock, progress } = deps;
+  return async (job, signal) => {
+    if (!isBatchJobRequest(job.request)) throw new Error(`job ${job.id} is not a batch job`);
+    const input = batchOf(job.request);
+    progress.clear(job.id);
+    try {
+      const outcomes = await deps.batch.run(input, job.request.scope, { signal, onOutcome: () => progress.step(job.id) });
+      signal.throwIfAborted();
+      if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) return false;
+      await files.write(job.id, 'geojson', new TextEncoder().encode(batchGeoJson(input, outcomes, deps.describe)));
+      await files.write(job.id, 'csv', new TextEncoder().encode(batchCsvFile(outcomes, deps.describe)));
+      return await queue.advance(job.id, 'delivering', 'completed', clock.now());
+    } finally {
+      progress.clear(job.id);
+    }
+  };
+}
+
+/** A batch job as its owner sees it. */
+export type BatchJobStatus =
+  | { readonly id: string; readonly status: 'processing'; readonly stage: 'queued' | 'running' | 'delivering'; readonly total: number; readonly done: number | undefined }
+  | { readonly id: string; readonly status: 'failed'; readonly detail: string; readonly total: number }
+  | { readonly id: string; readonly status: 'completed'; readonly total: number };
+
+/** What the service needs. */
+export interface BatchJobServiceDeps {
+  readonly store: ReportJobBackend;
+  readonly files: ReportFileStore;
+  readonly driver: JobDriver;
+  readonly clock: Clock;
+  readonly progress: BatchProgress;
+}
+
+/** Submits batch jobs and serves their status and files; one per process. */
+export class BatchJobService {
+  readonly #deps: BatchJobServiceDeps;
+
+  constructor(deps: BatchJobServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /** Stores a checked batch as a queued job of `key` and hands it to the driver. */
+  async submit(input: BatchInput, key: ApiKeyRecord): Promise<ReportJob> {
+    const request = batchJobRequest(input, key.id, entitlementOf(key));
+    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: key.id, request, nowMs: this.#deps.clock.now() });
+    if (outcome.kind !== 'created') throw new Error(`a batch job was not created: ${outcome.kind}`);
+    this.#deps.driver.accepted(outcome.job);
+    return outcome.job;
+  }
+
+  /** The status of a batch job of `key`. */
+  async status(id: string, key: ApiKeyRecord): Promise<BatchJobStatus> {
+    const { job, request } = await this.#live(id, key);
+    const total = request.locations.length;
+    switch (job.state) {
+      case 'queued':
+      case 'running':
+      case 'delivering':
+        return { id, status: 'processing', stage: job.state, total, done: job.state === 'running' ? this.#deps.progress.done(id) : undefined };
+      case 'failed':
+        return { id, status: 'failed', detail: job.detail ?? 'The batch job failed.', total };
+      case 'completed':
+        return { id, status: 'completed', total };
+    }
+  }
+
+  /** A result file of a completed batch job of `key`. */
+  async download(id: string, format: BatchFileFormat, key: ApiKeyRecord): Promise<OpenedReportFile> {
+    const { job } = await this.#live(id, key);
+    if (job.state !== 'completed') {
+      throw new NotFoundError(job.state === 'failed' ? `The batch job ${quoteInput(id)} failed; it has no files.` : `The batch job ${quoteInput(id)} is not completed yet; poll its status.`);
+    }
+    const file = await this.#deps.files.open(id, format);
+    if (file === undefined) throw expired(id);
+    return file;
+  }
+
+  /** The batch job of `key` with this id, not past retention; NotFoundError otherwise. */
+  async #live(id: string, key: ApiKeyRecord): Promise<{ job: ReportJob; request: BatchJobRequest }> {
+    const job = await this.#deps.store.get(id);
+    if (job === undefined || job.keyId !== key.id || !isBatchJobRequest(job.request)) throw new NotFoundError(`There is no batch job ${quoteInput(id)}.`);
+    const finished = job.finishedMs;
+    if (job.expiredMs !== undefined || (finished !== undefined && this.#deps.clock.now() >= finished + REPORT_RETENTION_MS)) throw expired(id);
+    return { job, request: job.request };
+  }
+}
+
+function expired(id: string): NotFoundError {
+  return new NotFoundError(`The results of batch job ${quoteInput(id)} have expired: they are deleted 30 days after the job finished.`);
+}
