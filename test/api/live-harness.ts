@@ -9,7 +9,9 @@ import type { OpenApiDocument } from '../../src/reference/openapi-types.js';
 import type { FastifyInstance } from 'fastify';
 import { AreaService } from '../../src/area/area-service.js';
 import { FIXTURE_DATA_DIR } from '../helpers/fixture-paths.js';
-import { buildApp } from '../../src/nodes/http-app.js';
+import { BATCH_JOB_KIND } from '../../src/batch/batch-job-request.js';
+import { BatchJobService, BatchProgress, batchWork } from '../../src/batch/batch-jobs.js';
+import { buildApp, defaultBatchService } from '../../src/nodes/http-app.js';
 import { loadConfig, type Config, type ConfigOverrides } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { SqliteKeyStore } from '../../src/keys/key-store.js';
@@ -103,12 +105,18 @@ export async function liveHarness(modelUrl: string, clock: ManualClock, failureT
   });
   const model = createModelServiceClient(upstream);
   const live = new LiveService({ model, geocoder, clock });
-  const reports = await inProcessReports({ db, clock, geocoder, config });
+  const batch = defaultBatchService(historical);
+  const progress = new BatchProgress();
+  const reports = await inProcessReports({ db, clock, geocoder, config }, {
+    otherWork: (queue, files) => ({ [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress, describe: (err) => ({ code: 'upstream_error', detail: String(err) }) }) }),
+  });
   const map = new MapService({
     model, keys, clock, renderer: inProcessRenderer, secret: TEST_TILE_SECRET, sliceCacheBytes: 64 * 1024 * 1024, tileCacheBytes: 16 * 1024 * 1024,
   });
   const area = new AreaService({ backend: compute, dataDir: FIXTURE_DATA_DIR, clock, timeoutMs: 30_000 });
-  const app = await buildApp({ config, keys, geocoder, historical, area, live, map, clock, reports: reports.service });
+  // Batch jobs run beside reports on the same store and runner.
+  const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.runner, clock, progress });
+  const app = await buildApp({ config, keys, geocoder, historical, area, live, map, clock, reports: reports.service, batch, batchJobs });
   await app.ready();
   reports.runner.start();
   return {

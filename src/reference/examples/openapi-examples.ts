@@ -18,6 +18,9 @@ import {
   STATS_EXAMPLE,
 } from './example-answers.js';
 import {
+  BATCH_BODY_EXAMPLE, BATCH_EXAMPLE, BATCH_FILE_EXAMPLES, BATCH_JOB_ACCEPTED_EXAMPLE, BATCH_JOB_EXAMPLE_ID, BATCH_JOB_STATUS_EXAMPLE,
+} from './batch-examples.js';
+import {
   MAP_CATALOG_EXAMPLE, MAP_EXAMPLE_EXP, MAP_EXAMPLE_FORECAST_MS, MAP_EXAMPLE_LIVE_MS, MAP_EXAMPLE_SIGS, MAP_EXAMPLE_TILE, TILEJSON_EXAMPLES,
 } from './map-examples.js';
 import type { CodeSample, OpenApiDocument, OpenApiOperation, OpenApiResponse } from '../openapi-types.js';
@@ -31,7 +34,10 @@ export interface OperationExamples {
   readonly send: readonly string[];
   /** The JSON request body the example request sends (operations with a body). */
   readonly body?: unknown;
-  /** The success answer (200 or 202); absent: asked from the service itself (keyless endpoints). */
+  /**
+   * The success answer (200 or 202), or a function of the docs URL making it (an answer holding problem documents);
+   * absent: asked from the service itself (keyless endpoints).
+   */
   readonly answer?: unknown;
   /** Examples of a success answer that is a file, by media type; the example request saves it under its name. */
   readonly files?: Readonly<Record<string, string>>;
@@ -92,6 +98,39 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       payload_too_large: 'The request body is larger than the service accepts.',
       unsupported_media_type: 'The request body has a content type this endpoint does not accept.',
       upstream_error: 'The compute back end failed; retrying is reasonable.',
+    },
+  },
+  'POST /v1/historical/batch': {
+    params: { metrics: 'air,wind' },
+    send: ['metrics'],
+    body: BATCH_BODY_EXAMPLE,
+    answer: BATCH_EXAMPLE,
+    problems: {
+      validation_error: "Location ids must be unique; repeated: 'office'.",
+      rate_limited: 'This batch counts 800 requests (one per location) but the key has 412 of its 600 per minute left, this request included; nothing was computed. Send fewer locations, or retry when the next window starts in 21 s.',
+      forbidden: "This API key does not hold the metric 'thermal'.",
+    },
+  },
+  'POST /v1/historical/jobs': {
+    params: { metrics: 'air,wind' },
+    send: ['metrics'],
+    body: BATCH_BODY_EXAMPLE,
+    answer: BATCH_JOB_ACCEPTED_EXAMPLE,
+    problems: { validation_error: 'A batch holds at most 10000 locations; this one has 12000. Split the locations into jobs of at most 10000.' },
+  },
+  'GET /v1/historical/jobs/{job_id}': {
+    params: { job_id: BATCH_JOB_EXAMPLE_ID },
+    send: ['job_id'],
+    answer: BATCH_JOB_STATUS_EXAMPLE,
+    problems: { not_found: `There is no batch job '${BATCH_JOB_EXAMPLE_ID}'.` },
+  },
+  'GET /v1/historical/jobs/{job_id}/download': {
+    params: { job_id: BATCH_JOB_EXAMPLE_ID, format: 'geojson' },
+    send: ['job_id', 'format'],
+    files: BATCH_FILE_EXAMPLES,
+    problems: {
+      validation_error: "Query parameter 'format' must be one of 'geojson', 'csv'.",
+      not_found: `The batch job '${BATCH_JOB_EXAMPLE_ID}' is not completed yet; poll its status.`,
     },
   },
   'GET /v1/realtime': { params: AT_GRAND_PLACE, send: ['lat', 'lon', 'radius'], answer: REALTIME_EXAMPLE },
@@ -254,7 +293,7 @@ export async function withExamples(
       const ok = success === undefined ? undefined : responses[success];
       const media = ok?.content?.['application/json'];
       if (ok !== undefined && media !== undefined) {
-        const answer = ex.answer ?? (await ask(exampleTarget(path, ex)));
+        const answer = typeof ex.answer === 'function' ? (ex.answer as (docs: string) => unknown)(docsUrl) : ex.answer ?? (await ask(exampleTarget(path, ex)));
         if (answer !== undefined) responses[success!] = { ...ok, content: { ...ok.content, 'application/json': { ...media, example: answer } } };
       }
       if (ok !== undefined && ex.files !== undefined) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Config, ConfigOverrides } from '../../../src/config.js';
 import type { Database } from '../../../src/db/database.js';
 import type { Geocoder } from '../../../src/geocode/geocoder.js';
-import { JobRunner } from '../../../src/reports/jobs/job-runner.js';
+import { JobRunner, workByKind, type JobWork } from '../../../src/reports/jobs/job-runner.js';
 import { DirectoryReportFiles } from '../../../src/reports/jobs/report-files.js';
 import { RetentionSweeper } from '../../../src/reports/jobs/retention-sweeper.js';
 import { SqliteJobStore } from '../../../src/reports/jobs/sqlite-job-store.js';
@@ -27,6 +27,8 @@ export interface InProcessReportsOptions {
   readonly pdfWaitMs?: number;
   readonly concurrency?: number;
   readonly maxAttempts?: number;
+  /** The work of other job kinds the runner runs beside reports (batch jobs), by kind. */
+  readonly otherWork?: (queue: SqliteJobStore, files: DirectoryReportFiles) => Readonly<Record<string, JobWork>>;
 }
 
 /** The in-process reports product: its service and every part, for tests to drive. */
@@ -58,7 +60,7 @@ export async function inProcessReports(
   const files = await DirectoryReportFiles.open(dir);
   const runner = new JobRunner({
     queue: store,
-    work: reportWork({ queue: store, jobs: store, files, content, renderer, clock }),
+    work: workByKind({ report: reportWork({ queue: store, jobs: store, files, content, renderer, clock }), ...options.otherWork?.(store, files) }),
     clock,
     concurrency: options.concurrency ?? 2,
     maxAttempts: options.maxAttempts ?? 3,
