@@ -68,6 +68,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<BenchModule>>> = 
   addresses: () => import('./addresses.js'),
   area: () => import('./area.js'),
   atlas: () => import('./atlas.js'),
+  batch: () => import('./batch.js'),
   'chunk-index': () => import('./chunk-index.js'),
   cluster: () => import('./cluster.js'),
   compare: () => import('./compare.js'),

@@ -5,7 +5,7 @@
  * leases, concurrency across nodes) stays in its own test file.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AcceptInput, AcceptOutcome, ReportJob, ReportJobBackend } from '../../src/reports/jobs/job-types.js';
+import { jobKind, type AcceptInput, type AcceptOutcome, type ReportJob, type ReportJobBackend } from '../../src/reports/jobs/job-types.js';
 import type { ReportContent, ReportRequest } from '../../src/reports/report-types.js';
 
 /** One back end under test, made fresh for each case. */
@@ -61,6 +61,17 @@ export function describeJobStore(name: string, make: () => JobStoreHarness | Pro
       expect(await store.get(newId())).toBeUndefined();
       expect(await store.quotaUsed(keyId, DAY)).toBe(1);
       expect(await store.quotaUsed(keyId, '2023-11-15')).toBe(0);
+    });
+
+    it('accepts a job of another kind (a batch job) without a quota, keeping its request, claimed like any job', async () => {
+      const batch = { kind: 'batch', keyId, scope: { cities: ['*'], metrics: ['*'] }, locations: [{ id: 'a', lat: 50.8466, lon: 4.3519 }] };
+      const used = await store.quotaUsed(keyId, DAY);
+      const { quota: _none, ...unquoted } = input({ request: batch });
+      const job = created(await store.accept(unquoted));
+      expect(jobKind(job.request)).toBe('batch');
+      expect((await store.get(job.id))?.request).toEqual(batch);
+      expect(await store.quotaUsed(keyId, DAY)).toBe(used);
+      expect(await h.claim(job.id, T)).toMatchObject({ id: job.id, state: 'running', attempts: 1 });
     });
 
     it('refuses past the day\'s limit without charging or creating', async () => {
