@@ -43,7 +43,7 @@ export const PROBLEMS: Readonly<Record<ProblemCode, ProblemEntry>> = Object.free
   unsupported_media_type: { status: 415, title: 'Unsupported media type', when: 'The request body has a content type the endpoint does not accept (JSON bodies need application/json).' },
   outside_coverage: { status: 422, title: 'Outside coverage area', when: 'The location is outside every covered area, an address cannot be resolved inside one, or a radius contains no outdoor cell.' },
   product_unavailable: { status: 422, title: 'Product unavailable here', when: 'The city exists but lacks the product, or the dataset does not model a metric that was named.' },
-  rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'The per-minute limit of the key is used up; the Retry-After header says when the next window starts.' },
+  rate_limited: { status: 429, title: 'Rate limit exceeded', when: 'The per-minute limit of the key is used up, or a batch counts more locations (one request each) than the window has left; the Retry-After header says when the next window starts.' },
   quota_exceeded: { status: 429, title: 'Daily report quota exceeded', when: 'The daily report quota of the key is used up; it resets at midnight UTC, and the Retry-After header gives the seconds until then. A refused request costs nothing.' },
   headers_too_large: { status: 431, title: 'Request headers too large', when: 'The request headers are larger than the service accepts; the connection is closed.' },
   internal_error: { status: 500, title: 'Internal error', when: 'An unexpected fault of the service; the request id identifies it in the logs.' },
