@@ -32,10 +32,9 @@ import type { Logger } from '../util/logger.js';
 import { backendsFor, type NodeBackends } from './backends.js';
 import { geocoderFor } from './geocoders.js';
 import { buildApp, defaultBatchService } from './http-app.js';
-import { problemFromError } from '../api/problems.js';
+import { describeFailure } from './batch-failures.js';
 import { BATCH_JOB_KIND } from '../batch/batch-job-request.js';
 import { BatchJobService, BatchProgress, batchWork } from '../batch/batch-jobs.js';
-import type { RowProblem } from '../batch/batch-table.js';
 import type { JobTransitions } from '../reports/jobs/job-types.js';
 import type { ReportFileStore } from '../reports/jobs/report-files.js';
 import { historicalService } from './statistics.js';
@@ -63,13 +62,6 @@ export interface ReportContentParts {
   readonly surroundingsCacheBytes: number;
   readonly geocoder: Geocoder;
   readonly clock: Clock;
-}
-
-/** What a batch job's files say of a location's failure: the problem the API would answer, faults of ours logged. */
-function describeFailure(err: unknown, logger: Logger): RowProblem {
-  const outcome = problemFromError(err);
-  if (outcome.internal) logger.error({ err }, 'unexpected fault in a batch job location');
-  return { code: outcome.code, detail: outcome.detail };
 }
 
 /** How the reports product is made: its content source over the service's parts, and its rendering threads' entry. */
@@ -173,8 +165,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
     const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
-    // Batches of locations share one work gate; their asynchronous jobs run beside reports on the same job machinery
-    // (on the embedded default: a cluster's workers do not run batch jobs yet, so /historical/jobs is not served there).
+    // Batches of locations share one work gate; their asynchronous jobs run beside reports on the same job machinery:
+    // in this process on the embedded default, on the workers in a cluster (the dispatcher queues every open job).
     const batch = defaultBatchService(historical);
     const batchProgress = new BatchProgress();
     const runsBatchJobs = backends.kind === 'embedded';
@@ -205,12 +197,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),
     });
-    const batchJobs = runsBatchJobs
-      ? new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress })
-      : undefined;
+    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
-      batch, ...(batchJobs ? { batchJobs } : {}),
+      batch, batchJobs,
     });
     log = app.log;
     // The server stops accepting and in-flight requests finish first.

@@ -22,6 +22,10 @@ import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { embeddedGeocoder } from './geocoders.js';
 import { natsBackends } from './nats-backends.js';
 import { historicalService } from './statistics.js';
+import { BATCH_JOB_KIND } from '../batch/batch-job-request.js';
+import { BatchProgress, batchWork } from '../batch/batch-jobs.js';
+import { defaultBatchService } from './http-app.js';
+import { describeFailure } from './batch-failures.js';
 
 /** What the runtime is built from. */
 export interface ReportTaskRuntimeDeps {
@@ -64,9 +68,13 @@ function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime
   const backends = natsBackends({ ...config, nats: natsOf(config) }, {
     clock, logger, nodeId: deps.workerId, link: deps.link, compute: deps.compute,
   });
-  // Report requests carry coordinates resolved on admission: statistics never geocode here.
+  // Report requests carry coordinates resolved on admission; batch jobs' addresses are geocoded here with the
+  // embedded gazetteer.
   const historical = historicalService(config, backends, { geocoder: embeddedGeocoder(), clock, logger });
   const renderer = createRenderPool({ threads: config.reportRenderThreads });
+  // Batch jobs run here beside reports: their statistics go through the worker's pool and the shared cache.
+  const batch = defaultBatchService(historical);
+  const progress = new BatchProgress();
   const handler = createReportTaskHandler({
     store: backends.jobs,
     files: backends.files,
@@ -76,6 +84,7 @@ function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime
     policy: { maxAttempts: config.reportMaxAttempts, backoffMs: REPORT_RETRY_BASE_MS, maxBackoffMs: REPORT_RETRY_MAX_MS },
     leaseMs: natsOf(config).ackWaitMs,
     logger,
+    otherWork: (queue, files) => ({ [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress, describe: (err) => describeFailure(err, logger) }) }),
   });
   return {
     handler,

@@ -151,6 +151,26 @@ describe('an API node in cluster mode with two worker processes', () => {
     expect(html.text).toMatch(/<html/i);
   }, 60_000);
 
+  it('runs a batch job on a worker process beside reports, its answers those of the embedded default', async () => {
+    const key = cluster.issue({ label: 'batch' });
+    const locations = [{ id: 'a', lat: 50.8466, lon: 4.3529 }, { id: 'b', lat: 50.8468, lon: 4.3529, radius: 20 }, { id: 'out', lat: 48.85, lon: 2.35 }];
+    const accepted = await cluster.post('/v1/historical/jobs', { locations, metrics: 'air,wind' }, key);
+    expect(accepted.status, accepted.text).toBe(202);
+    const url = accepted.headers.get('location')!;
+    let status = await cluster.get(url, key);
+    while (status.json?.status === 'processing') {
+      await pause();
+      status = await cluster.get(url, key);
+    }
+    expect(status.json).toMatchObject({ status: 'completed', progress: { total: 3, done: 3 } });
+    const features = JSON.parse((await cluster.get(status.json.files.geojson.url, key)).text).features;
+    expect(features.map((f: { properties: { ok: boolean } }) => f.properties.ok)).toEqual([true, true, false]);
+    const local = await embedded.post('/v1/historical/batch?metrics=air,wind', { locations }, embeddedKey);
+    expect(features[1].properties['air.rating']).toBe(local.json.results[1].result.air.rating);
+    expect(features[1].properties['meta.n_cells']).toBe(local.json.results[1].result.meta.n_cells);
+    expect(features[2].properties.error_code).toBe('outside_coverage');
+  }, 60_000);
+
   it('stops its workers gracefully on SIGTERM (exit code 0)', async () => {
     for (const w of workers.splice(0)) {
       w.child.kill('SIGTERM');

@@ -13,7 +13,8 @@
 import { ValidationError } from '../../errors.js';
 import type { Entitlement } from '../../keys/entitlement.js';
 import type { ApiKeyRecord } from '../../keys/key-types.js';
-import { settleFailure, type RetryPolicy } from './job-runner.js';
+import { settleFailure, workByKind, type JobWork, type RetryPolicy } from './job-runner.js';
+import type { JobTransitions } from './job-types.js';
 import type { ReportFileStore } from './report-files.js';
 import type { ReportContentSource, ReportRenderer } from '../report-types.js';
 import type { Clock } from '../../util/clock.js';
@@ -82,6 +83,8 @@ export interface ReportTaskDeps {
   /** How long a claim holds without renewal, ms; renewed every third of it (with the task's progress). */
   readonly leaseMs: number;
   readonly logger?: Logger;
+  /** The work of other job kinds on the same store (batch jobs), by kind, given the owned transitions and the files. */
+  readonly otherWork?: (queue: JobTransitions, files: ReportFileStore) => Readonly<Record<string, JobWork>>;
 }
 
 const NOTHING = new Uint8Array(0);
@@ -122,9 +125,12 @@ export function createReportTaskHandler(deps: ReportTaskDeps): TaskHandler {
       );
     }, Math.max(1, Math.floor(leaseMs / 3)));
     try {
-      const work = reportWork({
-        queue: transitions, jobs: store, files: deps.files, content: deps.content, renderer: deps.renderer, clock,
-        legacyScope: () => task.scope ?? undefined,
+      const work = workByKind({
+        report: reportWork({
+          queue: transitions, jobs: store, files: deps.files, content: deps.content, renderer: deps.renderer, clock,
+          legacyScope: () => task.scope ?? undefined,
+        }),
+        ...deps.otherWork?.(transitions, deps.files),
       });
       await work(job, controller.signal);
     } catch (err) {
