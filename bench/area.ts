@@ -10,8 +10,10 @@
  *   polygon path must stay within 1.2 × the radius path;
  * - atlas: the distribution of every atlas figure over the 1 km² square (the `area-figures` task), hot.
  *
- * A section is a function returning rows; further comparisons (the batch route's "1,000 points in one batch against
- * 1,000 single requests") are added as sections of their own to `SECTIONS`.
+ * - batch: 1,000 points in one `POST /historical/batch` against 1,000 single requests over HTTP, hot and cold, against
+ *   the service listening in a child process on the demo data (bench/batch.ts; also `npm run bench -- batch`).
+ *
+ * A section is a function returning rows; a further comparison is a section of its own in `SECTIONS`.
  */
 import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -30,6 +32,7 @@ import { BENCH_RECT } from '../src/model/presets.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import { dropPageCache } from './page-cache.js';
 import type { BenchResult } from './registry.js';
+import { batchFigures, compareBatch } from './batch.js';
 import { median } from './timing.js';
 
 /** Rounds: hot runs and truly cold runs per measurement (the machine is shared: few and short). */
@@ -165,8 +168,20 @@ async function atlasDistribution(b: Bench): Promise<Row[]> {
   return [{ area: `atlas distribution, 1 km² demo 10 m (${plan.outdoor.length} outdoor cells, hot)`, cells: plan.touched, 'plan ms': '', 'hot ms': round1(hot), 'cold ms': '', 'naive hot ms': '', 'naive cold ms': '' }];
 }
 
+/** 1,000 points in one batch against 1,000 single requests over HTTP on the demo data (bench/batch.ts). */
+async function batchVsSingles(b: Bench): Promise<Row[]> {
+  const c = await compareBatch(b.demoDir, HOT);
+  b.figures.batch_1000 = batchFigures(c, HOT);
+  const row = (area: string, hot: number, cold: number | '') => ({ area, cells: 1000, 'plan ms': '', 'hot ms': round1(hot), 'cold ms': cold === '' ? '' : round1(cold), 'naive hot ms': '', 'naive cold ms': '' });
+  return [
+    row('1,000 points, one POST /historical/batch (HTTP)', c.hotBatch, c.coldBatch),
+    row('1,000 points, GET /historical/stats one after the other (HTTP)', c.hotSequential, ''),
+    row('1,000 points, GET /historical/stats 8 at a time (HTTP)', c.hotConcurrent, c.coldSingles),
+  ];
+}
+
 /** The sections, in order; a new comparison is one more function here. */
-const SECTIONS: readonly ((b: Bench) => Promise<Row[]>)[] = [sizes, circleVsRadius, atlasDistribution];
+const SECTIONS: readonly ((b: Bench) => Promise<Row[]>)[] = [sizes, circleVsRadius, atlasDistribution, batchVsSingles];
 
 /** Runs the area benchmark. */
 export async function run(): Promise<BenchResult> {
@@ -194,6 +209,7 @@ export async function run(): Promise<BenchResult> {
       notes: [
         'plan: exact coverage fractions and the mask on the main thread; hot/cold: the kernels over the mask (stored aggregates where they cover whole blocks); naive: every chunk the mask touches decoded.',
         `Circle as polygon vs radius query: ${circleFig.ratio}× (target ≤ ${CIRCLE_TARGET}: ${circleFig.met ? 'met' : 'NOT met'}).`,
+        `1,000 points hot: one batch ${(b.figures.batch_1000 as { hot_speedup_vs_sequential: number }).hot_speedup_vs_sequential}× faster than sequential single requests (target ≥ 5×; its own run: npm run bench -- batch, which fails when it is missed).`,
       ],
       failed: !circleFig.met,
     };

@@ -67,12 +67,17 @@ function median(values: readonly number[]): number {
 
 const round = (v: number, digits = 0) => Number(v.toFixed(digits));
 
-/** Runs the benchmark. */
-export async function run(args: readonly string[] = []): Promise<BenchResult> {
-  const option = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
-  const dataDir = resolve(option('data') ?? join(PROJECT_ROOT, 'data', 'demo'));
-  const rounds = Number(option('rounds') ?? 3);
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50) throw new Error('--rounds must be a whole number from 1 to 50.');
+/** The measured times of one comparison, ms. */
+export interface BatchComparison {
+  readonly coldBatch: number;
+  readonly coldSingles: number;
+  readonly hotBatch: number;
+  readonly hotSequential: number;
+  readonly hotConcurrent: number;
+}
+
+/** The comparison on the datasets of `dataDir` (also a section of `npm run bench -- area`). */
+export async function compareBatch(dataDir: string, rounds: number): Promise<BatchComparison> {
   await access(join(dataDir, 'brussels_extended')).catch(() => {
     throw new Error(`No demo datasets in ${dataDir}: run \`node bin/svc.js demo\` once, or name a directory with --data.`);
   });
@@ -96,40 +101,53 @@ export async function run(args: readonly string[] = []): Promise<BenchResult> {
       hot.sequential.push(s.ms);
       hot.concurrent.push(c.ms);
     }
-    const hotBatch = median(hot.batch);
-    const speedup = median(hot.sequential) / hotBatch;
-    const figures = {
-      points: POINTS,
-      cold_batch_ms: round(coldBatch.ms),
-      cold_singles_concurrent_ms: round(coldSingles.ms),
-      hot_batch_ms: round(hotBatch, 1),
-      hot_singles_sequential_ms: round(median(hot.sequential), 1),
-      hot_singles_concurrent_ms: round(median(hot.concurrent), 1),
-      hot_speedup_vs_sequential: round(speedup, 1),
-      hot_speedup_vs_concurrent: round(median(hot.concurrent) / hotBatch, 1),
-      cold_speedup_vs_concurrent: round(coldSingles.ms / coldBatch.ms, 2),
-      rounds,
-      target_speedup: TARGET_SPEEDUP,
-    };
-    const row = (way: string, cold: number | string, hotMs: number) => ({ way, cold_ms: typeof cold === 'number' ? round(cold) : cold, hot_ms: round(hotMs, 1), per_point_hot_ms: round(hotMs / POINTS, 3) });
-    return {
-      name: 'batch',
-      title: `${POINTS} points: one POST /v1/historical/batch against ${POINTS} GET /v1/historical/stats over HTTP (demo data)`,
-      columns: ['way', 'cold_ms', 'hot_ms', 'per_point_hot_ms'],
-      rows: [
-        row('one batch', coldBatch.ms, hotBatch),
-        row(`singles, ${CONCURRENT} at a time`, coldSingles.ms, median(hot.concurrent)),
-        row('singles, one after the other', '-', median(hot.sequential)),
-      ],
-      notes: [
-        `Hot batch ${speedup.toFixed(1)}× faster than sequential single requests (target ≥ ${TARGET_SPEEDUP}×), ${(median(hot.concurrent) / hotBatch).toFixed(1)}× faster than ${CONCURRENT} at a time.`,
-        'Cold: the batch computes 4 locations at a time through one work gate (it never takes the whole compute pool); the singles run 8 at a time on a disjoint set of points.',
-      ],
-      figures,
-      ...(speedup < TARGET_SPEEDUP ? { failed: true, exitCode: 1 } : {}),
-    };
+    return { coldBatch: coldBatch.ms, coldSingles: coldSingles.ms, hotBatch: median(hot.batch), hotSequential: median(hot.sequential), hotConcurrent: median(hot.concurrent) };
   } finally {
     await service?.stop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The comparison's figures and the hot speed-up over sequential single requests. */
+export function batchFigures(c: BatchComparison, rounds: number): Record<string, number> {
+  return {
+    points: POINTS,
+    cold_batch_ms: round(c.coldBatch),
+    cold_singles_concurrent_ms: round(c.coldSingles),
+    hot_batch_ms: round(c.hotBatch, 1),
+    hot_singles_sequential_ms: round(c.hotSequential, 1),
+    hot_singles_concurrent_ms: round(c.hotConcurrent, 1),
+    hot_speedup_vs_sequential: round(c.hotSequential / c.hotBatch, 1),
+    hot_speedup_vs_concurrent: round(c.hotConcurrent / c.hotBatch, 1),
+    cold_speedup_vs_concurrent: round(c.coldSingles / c.coldBatch, 2),
+    rounds,
+    target_speedup: TARGET_SPEEDUP,
+  };
+}
+
+/** Runs the benchmark. */
+export async function run(args: readonly string[] = []): Promise<BenchResult> {
+  const option = (name: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : undefined; };
+  const dataDir = resolve(option('data') ?? join(PROJECT_ROOT, 'data', 'demo'));
+  const rounds = Number(option('rounds') ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50) throw new Error('--rounds must be a whole number from 1 to 50.');
+  const c = await compareBatch(dataDir, rounds);
+  const speedup = c.hotSequential / c.hotBatch;
+  const row = (way: string, cold: number | string, hotMs: number) => ({ way, cold_ms: typeof cold === 'number' ? round(cold) : cold, hot_ms: round(hotMs, 1), per_point_hot_ms: round(hotMs / POINTS, 3) });
+  return {
+    name: 'batch',
+    title: `${POINTS} points: one POST /v1/historical/batch against ${POINTS} GET /v1/historical/stats over HTTP (demo data)`,
+    columns: ['way', 'cold_ms', 'hot_ms', 'per_point_hot_ms'],
+    rows: [
+      row('one batch', c.coldBatch, c.hotBatch),
+      row(`singles, ${CONCURRENT} at a time`, c.coldSingles, c.hotConcurrent),
+      row('singles, one after the other', '-', c.hotSequential),
+    ],
+    notes: [
+      `Hot batch ${speedup.toFixed(1)}× faster than sequential single requests (target ≥ ${TARGET_SPEEDUP}×), ${(c.hotConcurrent / c.hotBatch).toFixed(1)}× faster than ${CONCURRENT} at a time.`,
+      'Cold: the batch computes 4 locations at a time through one work gate (it never takes the whole compute pool); the singles run 8 at a time on a disjoint set of points.',
+    ],
+    figures: batchFigures(c, rounds),
+    ...(speedup < TARGET_SPEEDUP ? { failed: true, exitCode: 1 } : {}),
+  };
 }
