@@ -4,6 +4,7 @@
  * problem document, never a 5xx; a refused request creates no job and charges no quota; an accepted one holds a
  * valid, rounded request. Input echoed in a problem detail is quoted.
  */
+import { reportRequestOf } from '../../src/reports/jobs/job-types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_LANGS } from '../../src/reports/report-types.js';
@@ -93,7 +94,7 @@ describe('POST /v1/reports, any body (property)', () => {
         if (res.statusCode === 202) {
           const job = h.store.get(res.json().job_id)!;
           expect(job.id).toMatch(UUID_V4);
-          const { request: r } = job;
+          const r = reportRequestOf(job);
           expect(r.radiusM).toBeGreaterThanOrEqual(5);
           expect(r.radiusM).toBeLessThanOrEqual(50);
           expect(REPORT_LANGS).toContain(r.lang);

@@ -3,6 +3,7 @@
  * limit → validation → daily quota → coverage → accept), each a problem document with no job created and nothing
  * charged. Bodies are JSON only, without type coercion, unknown fields refused.
  */
+import { reportRequestOf } from '../../src/reports/jobs/job-types.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
@@ -66,7 +67,7 @@ describe('POST /v1/reports accepts', () => {
   it('coordinates: rounded to 5 decimals, labelled by reverse geocoding, radius 10 and English by default', async () => {
     const res = await post({ lat: 50.846581, lon: 4.351944 });
     expect(res.statusCode, res.body).toBe(202);
-    const { request } = h.store.get(res.json().job_id)!;
+    const request = reportRequestOf(h.store.get(res.json().job_id)!);
     expect(request).toMatchObject({ lat: 50.84658, lon: 4.35194, radiusM: 10, lang: 'en' });
     expect(request.address).toBe(await embeddedGeocoder().reverse(50.84658, 4.35194));
     expect(request.address).toMatch(/1000 Bruxelles$/);
@@ -120,7 +121,7 @@ describe('POST /v1/reports labels coordinates', () => {
     sk = h.issue();
     const res = await post({ lat: 50.5, lon: 4.7 });
     expect(res.statusCode, res.body).toBe(202);
-    return h.store.get(res.json().job_id)!.request.address;
+    return reportRequestOf(h.store.get(res.json().job_id)!).address;
   }
 
   it('with "lat, lon" at 5 decimals when no address is near', async () => {
@@ -205,7 +206,7 @@ describe('POST /v1/reports refuses, creating nothing and charging nothing', () =
     refused(await post({ address: `${address} ` }), 'validation_error');
     const res = await post({ address });
     expect(res.statusCode, res.body).toBe(202);
-    expect(h.store.get(res.json().job_id)!.request.address).toBe('Grand-Place 1, 1000 Bruxelles');
+    expect(reportRequestOf(h.store.get(res.json().job_id)!).address).toBe('Grand-Place 1, 1000 Bruxelles');
   });
 
   it('415 for a body that is not JSON', async () => {

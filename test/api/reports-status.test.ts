@@ -4,6 +4,7 @@
  * retried on each poll), failures with a short detail (permanent at once, transient after bounded retries with
  * back-off), ownership (another key's job does not exist), downloads with their names and media types, and retention.
  */
+import { reportRequestOf } from '../../src/reports/jobs/job-types.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutsideCoverageError, UpstreamError, UpstreamTimeoutError } from '../../src/errors.js';
@@ -235,7 +236,7 @@ describe('download', () => {
   it('the PDF once a poll rendered it, with a non-ASCII name through filename*', async () => {
     const id = await create({ lat: 50.84658, lon: 4.35194 });
     await h.settle();
-    const address = h.store.get(id)!.request.address;
+    const address = reportRequestOf(h.store.get(id)!).address;
     expectProblem(await download(id, 'pdf'), 'not_found');
     await status(id);
     const res = await download(id, 'pdf');

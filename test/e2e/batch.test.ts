@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/batch/csv-table.js';
-import { openDatabaseReadOnly } from '../../src/db/database.js';
+import { openSqliteFile } from '../../src/db/database.js';
 import { expectProblem, startE2eServer, type E2eServer } from './support/e2e-server.js';
 
 let e2e: E2eServer;
@@ -136,7 +136,7 @@ describe('a batch job across a restart of the service', () => {
     }
     await first.close();
     // Stopped in hand, the job was put back in the queue (its first attempt counted), not finished.
-    const db = openDatabaseReadOnly(config.dbFile);
+    const db = openSqliteFile(config.dbFile, { readOnly: true });
     const row = db.prepare('SELECT state, attempts FROM report_jobs WHERE id = ?').get(accepted.json.job_id) as { state: string; attempts: number };
     db.close();
     expect(row).toEqual({ state: 'queued', attempts: 1 });

@@ -43,6 +43,12 @@ export function isReportRequest(request: JobRequest): request is ReportRequest {
   return jobKind(request) === 'report';
 }
 
+/** The report request of a job known to be a report's; a TypeError for a job of another kind. */
+export function reportRequestOf(job: { readonly id: string; readonly request: JobRequest }): ReportRequest {
+  if (!isReportRequest(job.request)) throw new TypeError(`job ${job.id} is a ${jobKind(job.request)} job, not a report job`);
+  return job.request;
+}
+
 /** A job as stored (its content, which can be large, is read separately). */
 export interface ReportJob {
   /** UUID v4. */

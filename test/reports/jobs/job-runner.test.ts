@@ -3,6 +3,7 @@
  * doubling back-off up to the attempt limit, permanent failures at once, a job in hand queued again when the runner
  * stops, and jobs left in hand by a stopped process resumed at start.
  */
+import { reportRequestOf } from '../../../src/reports/jobs/job-types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../src/db/database.js';
 import { DamagedDataError, DatasetError, NotFoundError, UpstreamError } from '../../../src/errors.js';
@@ -163,7 +164,7 @@ describe('JobRunner', () => {
     const ids = queue(3);
     store.claim(T);
     store.claim(T);
-    store.advance(ids[1], 'running', 'delivering', T, { content: { version: 1, request: store.get(ids[1])!.request, generatedUtc: 'x' } });
+    store.advance(ids[1], 'running', 'delivering', T, { content: { version: 1, request: reportRequestOf(store.get(ids[1])!), generatedUtc: 'x' } });
     const seen: { id: string; hasContent: boolean }[] = [];
     const r = new JobRunner({
       queue: store, clock, concurrency: 1, maxAttempts: 5, backoffMs: 1, maxBackoffMs: 1,

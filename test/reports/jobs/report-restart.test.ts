@@ -3,6 +3,7 @@
  * server stops; once it is back every job completes, exactly once (one completion each, one file each, no job made
  * twice, each charged once), and none is lost.
  */
+import { reportRequestOf } from '../../../src/reports/jobs/job-types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KvJobStore } from '../../../src/reports/jobs/kv-job-store.js';
 import { ObjectReportFiles } from '../../../src/reports/jobs/object-report-files.js';
@@ -62,7 +63,7 @@ describe('a nats-server restart during report jobs', () => {
     expect(new Set(ids).size).toBe(JOBS);
     // Each job's content was gathered at least once; a second gathering only for a job taken over after the outage.
     for (const job of jobs) {
-      const times = worker.gathered.get(`${job.request.lat},${job.request.lon},${job.request.lang}`) ?? 0;
+      const times = worker.gathered.get(`${reportRequestOf(job).lat},${reportRequestOf(job).lon},${reportRequestOf(job).lang}`) ?? 0;
       expect(times).toBeGreaterThanOrEqual(1);
       expect(times).toBeLessThanOrEqual(job.attempts);
     }
