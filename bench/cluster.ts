@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { createNatsCompute } from '../src/cluster/nats-compute.js';
 import { ClusterLink } from '../src/cluster/nats-connection.js';
 import { NatsTaskQueue } from '../src/cluster/task-queue.js';
-import { computeDataset } from '../src/compute/dataset-cache.js';
+import { computeDataset } from '../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
 import type { PlannedCompute } from '../src/compute/planned-compute.js';
 import { lambert72ToWgs84 } from '../src/geo/crs.js';

@@ -4,7 +4,7 @@
  * then the SIMD unshuffle, with the running sum of the delta filter where present), native zstd through the store's
  * codecs, the numcodecs WebAssembly zstd, the numcodecs WebAssembly blosc, or nothing.
  */
-import { loadStatsKernel } from '../src/compute/stats-kernel.js';
+import { loadStatsKernel } from '../src/compute/kernels/stats-kernel.js';
 import { buildCalendar } from '../src/stats/calendar.js';
 import { unshuffleBytes } from '../src/store/codec-shuffle.js';
 import { zstdDecompress } from '../src/store/codec-zstd.js';

@@ -16,7 +16,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { READ_AHEAD } from '../src/compute/kernel-run.js';
+import { READ_AHEAD } from '../src/compute/datasets/kernel-run.js';
 import { ChunkFileStore } from '../src/store/chunk-file-store.js';
 import { createChunkCodec } from '../src/store/codecs.js';
 import { DEFAULT_STORAGE_CODECS } from '../src/store/zarr-metadata.js';

@@ -13,7 +13,7 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { getCity } from '../src/cities/catalog.js';
-import { openComputeDataset, type ComputeDataset } from '../src/compute/dataset-cache.js';
+import { openComputeDataset, type ComputeDataset } from '../src/compute/datasets/dataset-cache.js';
 import { generatePreset } from '../src/model/generate.js';
 import type { Preset } from '../src/model/presets.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';

@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultAggregateLevels } from '../src/compute/dataset-aggregation.js';
+import { defaultAggregateLevels } from '../src/compute/aggregates/dataset-aggregation.js';
 import { planSpec } from '../src/model/generate.js';
 import { SCALED_DATASET, scaledPlan } from '../src/model/scaled-plans.js';
 import { writeFileAtomic } from '../src/store/atomic-dir.js';

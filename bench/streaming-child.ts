@@ -21,7 +21,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAtlas } from '../src/atlas/atlas-export.js';
 import { getCity } from '../src/cities/catalog.js';
-import { PRECOMPUTE_GRIDS } from '../src/compute/precompute-publish.js';
+import { PRECOMPUTE_GRIDS } from '../src/stats/atlas-figures.js';
 import { writeCog } from '../src/store/cog-writer.js';
 import type { GridGeometry } from '../src/store/dataset-types.js';
 import { openGridGroup } from '../src/store/grid-group-reader.js';

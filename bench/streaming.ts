@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PRECOMPUTE_GRIDS } from '../src/compute/precompute-publish.js';
+import { PRECOMPUTE_GRIDS } from '../src/stats/atlas-figures.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import { benchOptions, type BenchResult } from './registry.js';
 import { featureBytesPerCell } from './streaming-area.js';

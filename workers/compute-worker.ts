@@ -4,8 +4,8 @@
  * and replies follow src/compute/protocol.ts and each family's own module. A new family is one line here.
  */
 import { workerData } from 'node:worker_threads';
-import { registerTaskFamily } from '../src/compute/task-registry.js';
-import { allowFaults, handleComputeTask } from '../src/compute/worker-handler.js';
+import { registerTaskFamily } from '../src/compute/tasks/task-registry.js';
+import { allowFaults, handleComputeTask } from '../src/compute/tasks/worker-handler.js';
 import { MAP_TASKS } from '../src/map/map-tasks.js';
 import { AREA_TASKS } from '../src/area/area-figures-task.js';
 

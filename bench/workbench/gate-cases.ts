@@ -4,7 +4,7 @@
  * that is not a multiple of any vector width, missing values (scattered, whole hours, a whole cell) and extreme values
  * (the int16 range and every raw threshold ± 1).
  */
-import { rawThresholds } from '../../src/compute/kernel-thresholds.js';
+import { rawThresholds } from '../../src/compute/kernels/kernel-thresholds.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';
 import { createRandom } from '../../src/util/random.js';
 import { KERNEL_CHUNK, kernelChunks, type FieldChunks } from '../kernels-data.js';

@@ -4,10 +4,10 @@
  * precompute: the whole result row of every cell; decode: the int16 chunk after each codec path. The first differing
  * word is named (field or figure, cell, hour) and the variant is refused with exit 2.
  */
-import { HOUR_RECORD, RESULTS, AIR_RESULT, WIND_RESULT, THERMAL_RESULT } from '../../src/compute/kernel-layout.js';
-import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
-import { CELL_ROW } from '../../src/compute/precompute-layout.js';
-import { StatsKernel } from '../../src/compute/stats-kernel.js';
+import { HOUR_RECORD, RESULTS, AIR_RESULT, WIND_RESULT, THERMAL_RESULT } from '../../src/compute/kernels/kernel-layout.js';
+import { PrecomputeKernel } from '../../src/compute/kernels/precompute-kernel.js';
+import { CELL_ROW } from '../../src/compute/kernels/precompute-layout.js';
+import { StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { buildCalendar, type Calendar } from '../../src/stats/calendar.js';
 import type { DirectChunkCodec } from '../../src/store/codecs.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS } from '../../src/store/dataset-types.js';

@@ -4,10 +4,10 @@
  * misread, so it is refused with the reason instead.
  */
 import { readFileSync } from 'node:fs';
-import { LAYOUT_SIGNATURE } from '../../src/compute/kernel-layout.js';
-import type { StatsExports } from '../../src/compute/kernel-wasm.js';
-import { CELLS_LAYOUT_SIGNATURE } from '../../src/compute/precompute-layout.js';
-import type { PrecomputeExports } from '../../src/compute/precompute-wasm.js';
+import { LAYOUT_SIGNATURE } from '../../src/compute/kernels/kernel-layout.js';
+import type { StatsExports } from '../../src/compute/kernels/stats-wasm.js';
+import { CELLS_LAYOUT_SIGNATURE } from '../../src/compute/kernels/precompute-layout.js';
+import type { PrecomputeExports } from '../../src/compute/kernels/precompute-wasm.js';
 import { WorkbenchRefusal } from './refusal.js';
 import { KERNEL_ENTRY } from './variant-build.js';
 import type { KernelName } from './variant-spec.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rawThresholds } from '../../src/compute/kernel-thresholds.js';
+import { rawThresholds } from '../../src/compute/kernels/kernel-thresholds.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS } from '../../src/store/dataset-types.js';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { KERNEL_CHUNK, type FieldChunks } from '../kernels-data.js';

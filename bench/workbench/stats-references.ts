@@ -5,7 +5,7 @@
  * TypeScript reference, and the C baseline in a child process with the memory-bandwidth ceiling it measures. The C
  * program's checksum of the hour records must equal the release build's.
  */
-import { StatsKernel } from '../../src/compute/stats-kernel.js';
+import { StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { aggregateHours } from '../../src/stats/aggregate.js';
 import { buildCalendar } from '../../src/stats/calendar.js';
 import { computeStatistics } from '../../src/stats/statistics.js';

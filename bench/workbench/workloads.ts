@@ -4,8 +4,8 @@
  * thread's work per chunk, decode included (zstd + unshuffle of every field, then the kernel); `decode`: zstd and the
  * unshuffle alone, fields alternating between the `shuffle` and `delta-shuffle` paths. CPU time is this process's.
  */
-import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
-import { StatsKernel } from '../../src/compute/stats-kernel.js';
+import { PrecomputeKernel } from '../../src/compute/kernels/precompute-kernel.js';
+import { StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { buildCalendar } from '../../src/stats/calendar.js';
 import type { DirectChunkCodec } from '../../src/store/codecs.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';

@@ -13,7 +13,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CityConfig } from '../cities/city-types.js';
-import { precomputedDir } from '../compute/dataset-cache.js';
+import { precomputedDir } from '../compute/datasets/dataset-cache.js';
 import { ValidationError } from '../errors.js';
 import { checkPrecomputable } from '../services/precompute.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
@@ -27,9 +27,8 @@ import { openDataset } from '../store/zarr-reader.js';
 import { dataAttribution } from '../map/data-attribution.js';
 import { categoriesItem, figureCategories, provenanceItems } from './atlas-metadata.js';
 import { offeredAnnualLayers, writeAnnualArchive } from './atlas-pmtiles.js';
-import {
-  ATLAS_FIGURES, describePrecomputeProblem, figureFile, precomputeProblem, type AtlasBlock,
-} from '../compute/precompute-figures.js';
+import { ATLAS_FIGURES, figureFile, type AtlasBlock } from '../stats/atlas-figures.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute/precompute-problem.js';
 
 /** Value written where a cell has no figure. */
 const ATLAS_NODATA = -9999;

@@ -4,7 +4,7 @@
  * band's metadata and its PAM sidecar (GDAL's category names and raster attribute table).
  */
 import type { CityConfig } from '../cities/city-types.js';
-import type { AtlasFigure } from '../compute/precompute-figures.js';
+import type { AtlasFigure } from '../stats/atlas-figures.js';
 import { ANNUAL_LAYERS } from '../map/annual-layers.js';
 import type { RasterCategory } from '../store/pam-aux.js';
 import type { DatasetProvenance } from '../store/provenance.js';

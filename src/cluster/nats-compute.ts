@@ -7,9 +7,9 @@
  * a local thread returns. The node still reads
  * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
  */
-import type { AccumulateTask, BlocksValue, ComputeTask, FinalizePartsTask } from '../compute/protocol.js';
+import type { AccumulateTask, BlocksValue, ComputeTask, FinalizePartsTask } from '../compute/tasks/protocol.js';
 import { plannedCompute, type PlannedCompute, type RunOptions, type TaskExecutor } from '../compute/planned-compute.js';
-import { decodeTaskData, encodeTaskData } from '../compute/task-codec.js';
+import { decodeTaskData, encodeTaskData } from '../compute/tasks/task-codec.js';
 import type { TaskQueue } from './task-types.js';
 
 /** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */

@@ -7,12 +7,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { createPoolExecutor } from '../compute/local-compute.js';
-import type { ServedKind } from '../compute/task-registry.js';
+import type { ServedKind } from '../compute/tasks/task-registry.js';
 import { dataLocation } from '../store/data-location.js';
 import { Lifecycle } from '../util/lifecycle.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from '../compute/planned-compute.js';
-import { computeTaskHandlers } from './compute-tasks.js';
+import { computeTaskHandlers } from './compute-handlers.js';
 import { ClusterLink } from './nats-connection.js';
 import { randomId } from './task-queue.js';
 import type { TaskHandler } from './task-types.js';

@@ -9,7 +9,7 @@ import { errorFromData, UpstreamError, ValidationError } from '../errors.js';
 import { dataLocation } from '../store/data-location.js';
 import { workerPath } from '../util/paths.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from './planned-compute.js';
-import type { ComputeReply, ComputeTask } from './protocol.js';
+import type { ComputeReply, ComputeTask } from './tasks/protocol.js';
 
 export { SPLIT_MIN_CHUNKS } from './planned-compute.js';
 

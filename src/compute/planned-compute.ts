@@ -6,11 +6,11 @@
  * the same worker code (worker-handler.ts), so their answers are identical by construction.
  */
 import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
-import { computeDataset, type ComputeDataset } from './dataset-cache.js';
+import { computeDataset, type ComputeDataset } from './datasets/dataset-cache.js';
 import type { AggregateRef } from '../store/aggregate-files.js';
-import type { ServedKind } from './task-registry.js';
-import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './protocol.js';
-import { computationOf, planCells, planSample } from './sample-plan.js';
+import type { ServedKind } from './tasks/task-registry.js';
+import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './tasks/protocol.js';
+import { computationOf, planCells, planSample } from './planning/sample-plan.js';
 
 /** Below this many chunks a query runs as one task: splitting would cost more than it saves. */
 export const SPLIT_MIN_CHUNKS = 12;

@@ -8,9 +8,9 @@
  * twice that at most. A tile reads the window of each grid it draws, from bands kept in a bounded cache
  * (annual-windows.ts), never a whole grid.
  */
-import { precomputedDir } from '../compute/dataset-cache.js';
-import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
-import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import { precomputedDir } from '../compute/datasets/dataset-cache.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute/precompute-problem.js';
+import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import type { LruStats } from '../util/byte-lru.js';
 import { AnnualWindows, DEFAULT_ANNUAL_BAND_CACHE_BYTES, type CellRange } from './annual-windows.js';

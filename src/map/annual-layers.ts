@@ -9,7 +9,7 @@
 import type { MapLayer, StatMetric } from '../cities/city-types.js';
 import {
   ATLAS_FIGURES, figureDecimals, figureProperty, type AtlasBlock, type AtlasFigure,
-} from '../compute/precompute-figures.js';
+} from '../stats/atlas-figures.js';
 import {
   countLegend, exceedanceLegend, existingScaleLegend, goodShareLegend, limitingPollutantLegend, ratingLegend,
   type FigureLegend, type FigureTarget,

@@ -5,7 +5,7 @@
  * TileJSON and the catalog all read this one registry.
  */
 import type { MapLayer, StatMetric } from '../cities/city-types.js';
-import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import type { FigureLegend } from '../scales/figure-legends.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ANNUAL_LAYERS, type AnnualLayer } from './annual-layers.js';

@@ -14,7 +14,7 @@ import { DamagedDataError, NotFoundError, UpstreamError, UpstreamTimeoutError, U
 import { checkCity } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { ModelServiceClient } from '../upstream/model-service-client.js';
-import type { PrecomputeGrid } from '../compute/precompute-publish.js';
+import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { OBJECT_HEADER_BYTES, SLOT_BYTES, typedArrayBytes } from '../util/heap-size.js';

@@ -3,7 +3,7 @@
  * relative-scale range of one UTCI slice, so the server's event loop does no drawing. Registered by the compute
  * thread's entry (workers/compute-worker.ts); a cluster worker serves them too (docs/cluster.md).
  */
-import type { TaskFamily } from '../compute/task-registry.js';
+import type { TaskFamily } from '../compute/tasks/task-registry.js';
 import { renderEncodedTile, type TileJob } from './tile-drawing.js';
 import { thermalRange } from './thermal-range.js';
 

@@ -4,7 +4,7 @@
  * calling thread (tests, tools). Either way the same pure functions run (tile-render.ts, thermal-range.ts), and the
  * event loop of the server does no drawing.
  */
-import type { TaskShape } from '../compute/task-registry.js';
+import type { TaskShape } from '../compute/tasks/task-registry.js';
 import type { MapRangeTask, MapTileTask } from './map-tasks.js';
 import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-drawing.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';

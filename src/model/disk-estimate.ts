@@ -9,7 +9,7 @@
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ValidationError } from '../errors.js';
-import { defaultAggregateLevels } from '../compute/dataset-aggregation.js';
+import { defaultAggregateLevels } from '../compute/aggregates/dataset-aggregation.js';
 import type { DatasetPlan } from './presets.js';
 
 /**

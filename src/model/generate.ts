@@ -6,7 +6,7 @@ import { LAMBERT72_EPSG, LAMBERT72_PROJ4 } from '../geo/lambert72.js';
 import type { DatasetSpec, GridGeometry } from '../store/dataset-types.js';
 import { STAND_IN_KIND } from '../store/provenance.js';
 import { createDatasetWriter } from '../store/zarr-writer.js';
-import { aggregateDataset, aggregationRefused, defaultAggregateLevels } from '../compute/dataset-aggregation.js';
+import { aggregateDataset, aggregationRefused, defaultAggregateLevels } from '../compute/aggregates/dataset-aggregation.js';
 import { createLocalCompute } from '../compute/local-compute.js';
 import { workerPath } from '../util/paths.js';
 import { createProgress, type Progress } from '../util/progress.js';

@@ -3,7 +3,7 @@
  * cache key (so an API node and a worker reuse each other's results), how long a cluster-wide flight claim holds,
  * and the historical service over a node's back ends.
  */
-import { KERNEL_VERSION } from '../compute/stats-kernel.js';
+import { KERNEL_VERSION } from '../compute/kernels/stats-kernel.js';
 import type { Config } from '../config.js';
 import { cacheBudgets } from '../config/memory-budget.js';
 import type { Geocoder } from '../geocode/geocoder.js';

@@ -15,10 +15,10 @@ import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promise
 import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
-import { computeDataset, precomputedDir, type CityReferences } from '../compute/dataset-cache.js';
-import { PRECOMPUTE_GRIDS } from '../compute/precompute-row.js';
-import type { PrecomputeRowValue } from '../compute/protocol.js';
-import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute-figures.js';
+import { computeDataset, precomputedDir, type CityReferences } from '../compute/datasets/dataset-cache.js';
+import { PRECOMPUTE_GRIDS } from '../stats/atlas-figures.js';
+import type { PrecomputeRowValue } from '../compute/tasks/protocol.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute/precompute-problem.js';
 import { OutsideCoverageError, ValidationError } from '../errors.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';

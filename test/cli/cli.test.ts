@@ -103,9 +103,9 @@ describe('svc command line', () => {
     const again = join(root, 'resume');
     await cp(join(data, 'brussels_extended'), join(again, 'brussels_extended'), { recursive: true });
     const partial = join(again, 'brussels_extended.precompute-partial');
-    const { computeDataset } = await import('../../src/compute/dataset-cache.js');
+    const { computeDataset } = await import('../../src/compute/datasets/dataset-cache.js');
     const { createLocalCompute } = await import('../../src/compute/local-compute.js');
-    const { PRECOMPUTE_GRIDS } = await import('../../src/compute/precompute-row.js');
+    const { PRECOMPUTE_GRIDS } = await import('../../src/stats/atlas-figures.js');
     const ds = await computeDataset(again, 'brussels_extended');
     const compute = await createLocalCompute({ dataDir: again, threads: 1 });
     try {

@@ -11,7 +11,7 @@ import { startWorkerNode, type WorkerNode } from '../../src/cluster/worker-proce
 import type { StatsComputation, StatsRequest } from '../../src/compute/compute-types.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import type { PlannedCompute } from '../../src/compute/planned-compute.js';
-import { encodeTaskData } from '../../src/compute/task-codec.js';
+import { encodeTaskData } from '../../src/compute/tasks/task-codec.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { startNatsServer, type TestNatsServer } from './support/nats-server.js';

@@ -4,7 +4,7 @@
  * fields. Buildings form blocks (whole chunks and parts of chunks), values cross every class bound, fill values and
  * NO2 ≤ 0 occur in outdoor cells, so whole-chunk detection, masks and validity all matter.
  */
-import { aggregateDataset } from '../../src/compute/dataset-aggregation.js';
+import { aggregateDataset } from '../../src/compute/aggregates/dataset-aggregation.js';
 import { lambert72ToWgs84 } from '../../src/geo/crs.js';
 import { roundCoord } from '../../src/geo/round.js';
 import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';

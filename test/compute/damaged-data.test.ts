@@ -7,9 +7,9 @@ import { cp, mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeDataset, readReferences } from '../../src/compute/dataset-cache.js';
+import { computeDataset, readReferences } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
-import { planSample } from '../../src/compute/sample-plan.js';
+import { planSample } from '../../src/compute/planning/sample-plan.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { DamagedDataError } from '../../src/errors.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';

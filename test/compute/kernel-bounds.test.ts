@@ -4,8 +4,8 @@
  * regions it was given. The exports are wrapped to count calls.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { freshStatsExports } from '../../src/compute/kernel-wasm.js';
-import { StatsKernel } from '../../src/compute/stats-kernel.js';
+import { freshStatsExports } from '../../src/compute/kernels/stats-wasm.js';
+import { StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';

@@ -4,8 +4,8 @@
  * empty computations, and merging partial accumulations from two instances.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshStatsExports } from '../../src/compute/kernel-wasm.js';
-import { loadStatsKernel, StatsKernel } from '../../src/compute/stats-kernel.js';
+import { freshStatsExports } from '../../src/compute/kernels/stats-wasm.js';
+import { loadStatsKernel, StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';
 import { calendarFor, EXACT_ENCODINGS, makeBlock } from './kernel-fixtures.js';
 

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadStatsKernel, type StatsKernel } from '../../src/compute/stats-kernel.js';
+import { loadStatsKernel, type StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import { POLLUTANTS } from '../../src/classification/belaqi.js';
 import type { HourlyAggregates } from '../../src/stats/hourly-aggregates.js';
 import { computeStatistics, type StatisticsOptions } from '../../src/stats/statistics.js';

@@ -13,7 +13,7 @@ import { cfDecodeReference } from '../../src/store/cf-decode.js';
 import type { CfEncoding, HourlyField } from '../../src/store/dataset-types.js';
 import { FIELD_ENCODINGS } from '../../src/store/dataset-types.js';
 import { createRandom, type Random } from '../../src/util/random.js';
-import type { StatsKernel } from '../../src/compute/stats-kernel.js';
+import type { StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 
 /** Per-field CF encodings. */
 export type Encodings = Readonly<Record<HourlyField, CfEncoding>>;

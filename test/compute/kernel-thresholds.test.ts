@@ -4,8 +4,8 @@
  * kernel's rule "valid when raw > t0, class = 1 + #(raw > tk)" gives exactly `pollutantClass` of the CF-decoded value.
  */
 import { describe, expect, it } from 'vitest';
-import { rawThresholds } from '../../src/compute/kernel-thresholds.js';
-import { THRESHOLD_TABLE } from '../../src/compute/kernel-layout.js';
+import { rawThresholds } from '../../src/compute/kernels/kernel-thresholds.js';
+import { THRESHOLD_TABLE } from '../../src/compute/kernels/kernel-layout.js';
 import { POLLUTANTS, pollutantClass } from '../../src/classification/belaqi.js';
 import { cfDecodeReference } from '../../src/store/cf-decode.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type CfEncoding } from '../../src/store/dataset-types.js';

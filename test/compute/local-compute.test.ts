@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeDataset } from '../../src/compute/dataset-cache.js';
+import { computeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
-import { planSample } from '../../src/compute/sample-plan.js';
-import { decodeTaskData, encodeTaskData } from '../../src/compute/task-codec.js';
+import { planSample } from '../../src/compute/planning/sample-plan.js';
+import { decodeTaskData, encodeTaskData } from '../../src/compute/tasks/task-codec.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import { aggregateHours } from '../../src/stats/aggregate.js';

@@ -4,9 +4,9 @@
  * regions it was given. The exports are wrapped to count calls.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CELL_ROW, flagBytes, selectBytes, stateBytes } from '../../src/compute/precompute-layout.js';
-import { PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
-import { freshPrecomputeExports } from '../../src/compute/precompute-wasm.js';
+import { CELL_ROW, flagBytes, selectBytes, stateBytes } from '../../src/compute/kernels/precompute-layout.js';
+import { PrecomputeKernel } from '../../src/compute/kernels/precompute-kernel.js';
+import { freshPrecomputeExports } from '../../src/compute/kernels/precompute-wasm.js';
 import { DatasetError, ValidationError } from '../../src/errors.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';

@@ -10,12 +10,13 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AIR_RESULT, RESULTS, THERMAL_RESULT, WIND_RESULT } from '../../src/compute/kernel-layout.js';
-import { CELL_ROW } from '../../src/compute/precompute-layout.js';
-import { loadPrecomputeKernel, type PrecomputeKernel } from '../../src/compute/precompute-kernel.js';
-import { emptyGrids, PRECOMPUTE_GRIDS, publishCell, type PrecomputeGrids } from '../../src/compute/precompute-publish.js';
-import { cellGridValuesPerCell } from '../../src/compute/precompute-row-per-cell.js';
-import { loadStatsKernel, type StatsKernel } from '../../src/compute/stats-kernel.js';
+import { AIR_RESULT, RESULTS, THERMAL_RESULT, WIND_RESULT } from '../../src/compute/kernels/kernel-layout.js';
+import { CELL_ROW } from '../../src/compute/kernels/precompute-layout.js';
+import { loadPrecomputeKernel, type PrecomputeKernel } from '../../src/compute/kernels/precompute-kernel.js';
+import { emptyGrids, publishCell, type PrecomputeGrids } from '../../src/compute/precompute/precompute-publish.js';
+import { PRECOMPUTE_GRIDS } from '../../src/stats/atlas-figures.js';
+import { cellGridValuesPerCell } from '../../src/compute/precompute/precompute-row-per-cell.js';
+import { loadStatsKernel, type StatsKernel } from '../../src/compute/kernels/stats-kernel.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { buildCalendar, SEASONS } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';

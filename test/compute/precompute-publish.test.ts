@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CELL_ROW } from '../../src/compute/precompute-layout.js';
-import { emptyGrids, publishCell, roundHalf1 } from '../../src/compute/precompute-publish.js';
+import { CELL_ROW } from '../../src/compute/kernels/precompute-layout.js';
+import { emptyGrids, publishCell, roundHalf1 } from '../../src/compute/precompute/precompute-publish.js';
 import { DatasetError } from '../../src/errors.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';
 

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { windClass } from '../../src/classification/wind.js';
 import { pollutantClass } from '../../src/classification/belaqi.js';
 import type { StatsRequest, SurroundingsGrid } from '../../src/compute/compute-types.js';
-import { computeDataset, type ComputeDataset } from '../../src/compute/dataset-cache.js';
+import { computeDataset, type ComputeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
-import { computeSurroundings, placeWindClasses } from '../../src/compute/surroundings-grid.js';
+import { computeSurroundings, placeWindClasses } from '../../src/compute/surroundings/surroundings-grid.js';
 import {
   displayIndexOf, MAX_DISPLAY_CELLS, MAX_WINDOW_CHUNKS, planSurroundingsWindow, REGIONAL_MIN_HALF_CELLS, STREET_WINDOW_M,
   type SurroundingsWindow, type WindowLimits,
-} from '../../src/compute/surroundings-window.js';
+} from '../../src/compute/surroundings/surroundings-window.js';
 import { lambert72ToWgs84, wgs84ToLambert72 } from '../../src/geo/crs.js';
 import { OutsideCoverageError } from '../../src/errors.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPRESS_ABOVE, decodeTaskData, encodeTaskData } from '../../src/compute/task-codec.js';
+import { COMPRESS_ABOVE, decodeTaskData, encodeTaskData } from '../../src/compute/tasks/task-codec.js';
 import { DatasetError } from '../../src/errors.js';
 
 describe('task payload encoding', () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations, type OpenApiDocument } from '../../src/reference/openapi-types.js';
 import { ENV_VARS } from '../../src/config.js';
 import { DISTANCE_DECIMALS } from '../../src/sampling/sampling.js';
-import { PRECOMPUTE_GRIDS } from '../../src/compute/precompute-publish.js';
+import { PRECOMPUTE_GRIDS } from '../../src/stats/atlas-figures.js';
 import { presetPlans } from '../../src/model/presets.js';
 import { openApiHarness, type LiveHarness } from '../api/live-harness.js';
 

@@ -8,8 +8,8 @@ import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeDataset } from '../../src/compute/dataset-cache.js';
-import { planSample } from '../../src/compute/sample-plan.js';
+import { computeDataset } from '../../src/compute/datasets/dataset-cache.js';
+import { planSample } from '../../src/compute/planning/sample-plan.js';
 import { hourlyChunkKey } from '../../src/store/zarr-metadata.js';
 import { fixtureDataDir } from '../helpers/fixtures.js';
 import { expectProblem, startE2eServer, type E2eServer } from './support/e2e-server.js';

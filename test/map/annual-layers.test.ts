@@ -8,8 +8,8 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precomputedDir } from '../../src/compute/dataset-cache.js';
-import { ATLAS_FIGURES, figureDecimals, figureProperty } from '../../src/compute/precompute-figures.js';
+import { precomputedDir } from '../../src/compute/datasets/dataset-cache.js';
+import { ATLAS_FIGURES, figureDecimals, figureProperty } from '../../src/stats/atlas-figures.js';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { PMTiles, TileType } from 'pmtiles';

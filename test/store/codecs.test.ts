@@ -117,7 +117,7 @@ describe('int16 delta filter', () => {
 
   it('encodes as numcodecs does (wrapping at 16 bits) and decodes back, in the generic chain and straight into kernel memory', async () => {
     const codec = await createChunkCodec({ filters: [{ id: 'delta', dtype: '<i2' }, { id: 'shuffle', elementsize: 2 }], compressor: { id: 'zstd', level: 3 } }, 2);
-    const { loadStatsKernel } = await import('../../src/compute/stats-kernel.js');
+    const { loadStatsKernel } = await import('../../src/compute/kernels/stats-kernel.js');
     const { buildCalendar } = await import('../../src/stats/calendar.js');
     for (const hours of [1, 3, 24, 257]) {
       for (const cells of [1, 7, 16, 64]) {

@@ -6,7 +6,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLocalCompute } from '../../compute/local-compute.js';
-import { aggregateDataset, type AggregateResult } from '../../compute/dataset-aggregation.js';
+import { aggregateDataset, type AggregateResult } from '../../compute/aggregates/dataset-aggregation.js';
 import { DatasetError, ValidationError } from '../../errors.js';
 import { AGGREGATE_LEVELS } from '../../store/aggregate-files.js';
 import { isStoreDir, listDatasets } from '../../store/data-dir.js';

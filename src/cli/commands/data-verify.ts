@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readReferences } from '../../compute/dataset-cache.js';
+import { readReferences } from '../../compute/datasets/dataset-cache.js';
 import { DamagedDataError, DatasetError } from '../../errors.js';
 import { isStoreDir, listDatasets } from '../../store/data-dir.js';
 import { countChunks, verifyStore, type StoreVerification } from '../../store/store-verify.js';

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { aggregateDataset, aggregationRefused } from '../../compute/dataset-aggregation.js';
+import { aggregateDataset, aggregationRefused } from '../../compute/aggregates/dataset-aggregation.js';
 import { createLocalCompute } from '../../compute/local-compute.js';
 import { ValidationError } from '../../errors.js';
 import { HOURLY_FIELDS, STATIC_ARRAYS, type HourlyField, type StaticArray } from '../../store/dataset-types.js';

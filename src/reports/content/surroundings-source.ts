@@ -6,7 +6,7 @@
  * else is an `UpstreamError` (transient: the job retries).
  */
 import type { StatsRequest, SurroundingsBackend, SurroundingsGrid } from '../../compute/compute-types.js';
-import { SURROUNDINGS_VERSION } from '../../compute/surroundings-grid.js';
+import { SURROUNDINGS_VERSION } from '../../compute/surroundings/surroundings-grid.js';
 import { ServiceError, UpstreamError } from '../../errors.js';
 import { surroundingsCacheKey } from '../../services/cache-keys.js';
 import { ByteLru } from '../../util/byte-lru.js';

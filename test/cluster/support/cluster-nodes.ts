@@ -14,7 +14,7 @@ import { ObjectReportFiles } from '../../../src/reports/jobs/object-report-files
 import { createReportTaskHandler, REPORT_TASK_KIND } from '../../../src/reports/jobs/report-tasks.js';
 import type { ConfigOverrides } from '../../../src/config.js';
 import { ClusterFlight, KvStatsCache } from '../../../src/services/kv-stats-cache.js';
-import { KERNEL_VERSION } from '../../../src/compute/stats-kernel.js';
+import { KERNEL_VERSION } from '../../../src/compute/kernels/stats-kernel.js';
 import { GAZETTEER } from '../../../src/geocode/gazetteer-data.js';
 import { createGazetteer } from '../../../src/geocode/gazetteer.js';
 import { createEmbeddedGeocoder } from '../../../src/geocode/geocoder.js';
