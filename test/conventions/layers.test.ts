@@ -20,8 +20,11 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   classification: [],
   geo: ['errors'],
   db: ['errors'],
+  // Loading the WebAssembly kernels and laying out their linear memory, shared by the store's decode kernel and the
+  // compute kernels.
+  wasm: ['util'],
   // Data: the dataset store and what is read from it.
-  store: ['errors', 'geo', 'util'],
+  store: ['errors', 'geo', 'util', 'wasm'],
   stats: ['classification', 'errors', 'store'],
   sampling: ['errors', 'stats', 'store'],
   cities: ['geo'],
@@ -36,7 +39,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // kernels), the stand-in model service, and the NATS cluster (the link, names, buckets, KV operations and the task
   // queue). The cluster imports no product: each product's KV implementation of its own seam sits beside the seam
   // (keys/kv-rate-limiter.ts, services/kv-stats-cache.ts, reports/jobs/kv-*.ts) and uses the cluster from above.
-  compute: ['cities', 'classification', 'errors', 'geo', 'sampling', 'stats', 'store', 'util'],
+  compute: ['cities', 'classification', 'errors', 'geo', 'sampling', 'stats', 'store', 'util', 'wasm'],
   model: ['cities', 'compute', 'errors', 'geo', 'store', 'util'],
   'model-service': ['cities', 'errors', 'geo', 'model', 'sampling', 'store', 'upstream', 'util'],
   cluster: ['compute', 'errors', 'store', 'util'],

@@ -9,10 +9,10 @@ import { DatasetError, ValidationError } from '../../errors.js';
 import { zstdDecompressInto } from '../../store/codec-zstd.js';
 import type { DirectChunkCodec } from '../../store/codecs.js';
 import { HOURLY_FIELDS, type CfEncoding, type HourlyField } from '../../store/dataset-types.js';
+import type { KernelMemory } from '../../wasm/kernel-module.js';
+import { ensureMemory, MAX_MEMORY_BYTES, type RegionPlan } from '../../wasm/memory-plan.js';
 import { METRIC } from './kernel-layout.js';
-import { ensureMemory } from './stats-regions.js';
 import type { RawValidity } from './kernel-thresholds.js';
-import type { KernelMemory } from './stats-wasm.js';
 
 /** The exports both kernels have for moving chunks into memory. */
 export interface ChunkExports {
@@ -45,6 +45,38 @@ export interface ChunkComputation<Regions extends ChunkRegions> {
 
 /** Lays a kernel's regions out for chunks of `cells` cells, with or without the all-fill block. */
 export type ChunkRegionPlanner<Regions extends ChunkRegions> = (cells: number, needsFillBlock: boolean) => Regions;
+
+/** What either kernel's region plan depends on. */
+export interface RegionShape {
+  readonly hours: number;
+  /** Local dates of the calendar. */
+  readonly days: number;
+  readonly cells: number;
+  /** Fields that get a chunk buffer. */
+  readonly buffered: readonly HourlyField[];
+  readonly needsFillBlock: boolean;
+}
+
+/** A kernel's region plan: its regions laid out from `heapBase` for `shape` (pure arithmetic). */
+export type RegionPlanner<Regions extends ChunkRegions> = (heapBase: number, shape: RegionShape) => Regions;
+
+/**
+ * Takes the regions every kernel ends with — one chunk buffer (hours × cells int16) per buffered field, then the
+ * all-fill block — and checks the whole plan against the wasm32 memory limit (`ValidationError`).
+ */
+export function takeChunkRegions(plan: RegionPlan, shape: RegionShape): Pick<ChunkRegions, 'chunks' | 'fillBlock' | 'end'> {
+  const { hours, cells, buffered } = shape;
+  const chunkBytes = hours * cells * 2;
+  const chunks = Object.fromEntries(HOURLY_FIELDS.map((f) => [f, plan.takeIf(buffered.includes(f), chunkBytes)]));
+  const fillBlock = plan.takeIf(shape.needsFillBlock, chunkBytes);
+  if (plan.end > MAX_MEMORY_BYTES) {
+    throw new ValidationError(
+      `A chunk of ${hours} hours × ${cells} cells for ${buffered.length} fields needs ${plan.end} bytes of kernel memory; ` +
+        `split it into chunks of fewer cells.`,
+    );
+  }
+  return { chunks: chunks as Record<HourlyField, number>, fillBlock, end: plan.end };
+}
 
 /** Fields of each metric, with its metric bit. */
 const METRIC_FIELDS: readonly (readonly [number, readonly HourlyField[]])[] = [

@@ -1,10 +1,12 @@
 /**
- * Loading of the precompute kernel (build/precompute.wasm, or build/precompute.scalar.wasm built without SIMD): the
- * typed view of its exports, instantiated once per thread and variant. Mirrors the exports of assembly/precompute.ts.
+ * The precompute kernel's module (build/precompute.wasm, or build/precompute.scalar.wasm built without SIMD): the
+ * typed view of its exports, mirroring assembly/precompute.ts, instantiated once per thread and variant
+ * (wasm/kernel-module.ts).
  */
+import { instantiateKernel, oncePerVariant, type KernelBuild, type KernelMemory, type KernelVariant } from '../../wasm/kernel-module.js';
 import { LAYOUT_SIGNATURE } from './kernel-layout.js';
-import { instantiateKernel, oncePerVariant, type KernelMemory, type StatsVariant } from './stats-wasm.js';
 import { CELLS_LAYOUT_SIGNATURE } from './precompute-layout.js';
+import { kernelFault } from './stats-wasm.js';
 
 /** The exports of build/precompute.wasm; pointers are byte offsets into `memory`. */
 export interface PrecomputeExports {
@@ -25,18 +27,16 @@ export interface PrecomputeExports {
   select_bytes(cells: number): number;
 }
 
-/** Compiles and instantiates a variant; checks that both layouts match this build of the JavaScript side. */
-function instantiate(variant: StatsVariant): Promise<PrecomputeExports> {
-  return instantiateKernel<PrecomputeExports>(
-    'precompute', variant,
-    (x) => x.layout_signature() === LAYOUT_SIGNATURE && x.cells_layout_signature() === CELLS_LAYOUT_SIGNATURE,
-  );
-}
+/** The build, checked against both layouts of this side (the parameter block and the per-cell state). */
+const PRECOMPUTE_BUILD: KernelBuild<PrecomputeExports> = {
+  name: 'precompute', fault: kernelFault,
+  layoutMatches: (x) => x.layout_signature() === LAYOUT_SIGNATURE && x.cells_layout_signature() === CELLS_LAYOUT_SIGNATURE,
+};
 
 /** This thread's instance of a variant, created on first use. */
-export const precomputeExports: (variant: StatsVariant) => Promise<PrecomputeExports> = oncePerVariant(instantiate);
+export const precomputeExports: (variant: KernelVariant) => Promise<PrecomputeExports> = oncePerVariant((v) => instantiateKernel(PRECOMPUTE_BUILD, v));
 
 /** A fresh, unshared instance of a variant (tests that must not disturb the thread's instance). */
-export function freshPrecomputeExports(variant: StatsVariant): Promise<PrecomputeExports> {
-  return instantiate(variant);
+export function freshPrecomputeExports(variant: KernelVariant): Promise<PrecomputeExports> {
+  return instantiateKernel(PRECOMPUTE_BUILD, variant);
 }

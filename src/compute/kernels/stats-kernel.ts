@@ -12,40 +12,32 @@ import type { StatBlocks } from '../../stats/blocks.js';
 import type { Calendar } from '../../stats/calendar.js';
 import type { HourlyAggregates } from '../../stats/hourly-aggregates.js';
 import type { StatisticsOptions } from '../../stats/statistics.js';
-import type { DirectChunkCodec } from '../../store/codecs.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import { readAggregates } from './kernel-aggregates.js';
 import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
 import { checkKernelCalendar, writeKernelCalendar } from './kernel-calendar.js';
-import {
-  checkComputationFields, checkMask, checkViewsMask, chunkView, fieldPointer, loadShuffledChunk, metricBits, prepareChunk,
-  shapeChunkRegions, type ChunkComputation, type ChunkRegionPlanner,
-} from './kernel-chunks.js';
+import { ensureMemory } from '../../wasm/memory-plan.js';
+import { ChunkKernel, kernelLoader, type KernelComputation, type KernelOptions } from './chunk-kernel.js';
+import { checkComputationFields, checkMask, checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
 import { HOUR_RECORD, METRIC, RESULTS, THRESHOLD_TABLE } from './kernel-layout.js';
-import { ensureMemory, planRegions, type KernelRegions } from './stats-regions.js';
 import { kernelParams } from './kernel-params.js';
 import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
-import { oncePerVariant, statsExports, type StatsExports } from './stats-wasm.js';
 import { warmUpStatsKernel } from './kernel-warmup.js';
+import { planStatsRegions, type KernelRegions } from './stats-regions.js';
+import { statsExports, type StatsExports } from './stats-wasm.js';
 
 /** Version of the kernel's definitions and numerics; part of every statistics cache key. Bump on any output change. */
 export const KERNEL_VERSION = 'stats-kernel/1';
 
 /** One computation's state on the JavaScript side; `metrics` holds `finalize` bits. */
-interface Computation extends ChunkComputation<KernelRegions> {
-  readonly days: number;
+interface Computation extends KernelComputation<KernelRegions> {
   readonly validity: Readonly<Partial<Record<HourlyField, RawValidity>>>;
   /** Selected cells over every chunk added. */
   nCells: number;
 }
 
 /** The statistics kernel bound to one WebAssembly instance. */
-export class StatsKernel {
-  /** Which build runs: `simd`, `scalar`, or the name of a workbench variant (bench/variants). */
-  readonly variant: string;
-  readonly #x: StatsExports;
-  readonly #heapBase: number;
-  #c: Computation | undefined;
+export class StatsKernel extends ChunkKernel<StatsExports, KernelRegions, Computation> {
   /** The calendar currently in memory and where, so a dataset's calendar is copied once. */
   #loaded: { calendar: Calendar; at: number } | undefined;
   /** The results area of the last `finish`. */
@@ -53,9 +45,7 @@ export class StatsKernel {
 
   /** Wraps an instance's exports; prefer `loadStatsKernel`. */
   constructor(exports: StatsExports, variant: string) {
-    this.#x = exports;
-    this.variant = variant;
-    this.#heapBase = exports.heap_base();
+    super(exports, variant, planStatsRegions);
   }
 
   /** Starts a computation over `hours` hours of `fields` (CF `encodings`), discarding any previous one. */
@@ -63,15 +53,14 @@ export class StatsKernel {
     hours: number, fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>,
     calendar: Calendar,
   ): void {
-    this.#c = undefined;
+    this.discard();
     checkComputationFields(hours, fields);
     if (this.#loaded?.calendar !== calendar || calendar.hours !== hours) checkKernelCalendar(calendar, hours);
     const thresholds = rawThresholds(fields, encodings);
     const params = kernelParams(encodings, fields);
     const metrics = metricBits(fields);
-    const regions = planRegions(this.#heapBase, { hours, days: calendar.days, cells: 0, buffered: [], needsFillBlock: false });
-    ensureMemory(this.#x.memory, regions.end);
-    const buffer = this.#x.memory.buffer;
+    const regions = this.fixedRegions(hours, calendar.days);
+    const buffer = this.x.memory.buffer;
     new Float64Array(buffer, regions.params, params.length).set(params);
     const lanes = THRESHOLD_TABLE.ENTRY_BYTES / 2;
     const table = new Int16Array(buffer, regions.thresholds, thresholds.table.length * lanes);
@@ -81,41 +70,22 @@ export class StatsKernel {
       writeKernelCalendar(buffer, regions, calendar);
       this.#loaded = { calendar, at: regions.month };
     }
-    this.#c = {
+    this.start({
       hours, days: calendar.days, fields: [...fields], metrics, encodings, validity: thresholds.validity,
       cells: 0, regions, nCells: 0,
-    };
-  }
-
-  /**
-   * A view of linear memory where the caller writes `field`'s next chunk (hours × cells int16, hour-major), e.g. by
-   * decompressing straight into it. Views of one chunk stay valid until a call with another `cells` or a new `begin`.
-   */
-  chunkView(field: HourlyField, cells: number): Int16Array {
-    const c = this.#computation();
-    return chunkView(this.#x, c, field, cells, this.#planner(c));
-  }
-
-  /**
-   * Decodes a stored chunk of `field` — one zstd frame of int16 values byte-shuffled into two planes, after the delta
-   * filter for `delta-shuffle` — straight into the field's chunk view: zstd writes scratch memory above every region,
-   * the SIMD unshuffle (with the running sum) writes the chunk region. Throws `DatasetError` when the frame does not decode to hours × cells values.
-   */
-  loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array, codec: DirectChunkCodec = 'shuffle'): void {
-    const bytes = this.chunkView(field, cells).byteLength;
-    loadShuffledChunk(this.#x, this.#computation(), field, bytes, frame, codec);
+    });
   }
 
   /** Accumulates the chunk the caller wrote into every field's `chunkView`; `cellMask` marks the selected cells. */
   addChunkViews(cellMask: Uint8Array): void {
-    const c = this.#computation();
+    const c = this.computation();
     checkViewsMask(c, cellMask);
     this.#accumulate(c, cellMask);
   }
 
   /** Copies one chunk (every field of the computation, hours × mask length int16 each) into memory and accumulates it. */
   addChunk(chunks: Readonly<Partial<Record<HourlyField, Int16Array>>>, cellMask: Uint8Array): void {
-    const c = this.#computation();
+    const c = this.computation();
     const cells = checkMask(cellMask);
     for (const name of Object.keys(chunks)) {
       if (!c.fields.includes(name as HourlyField)) throw new ValidationError(`Chunk field ${name} is not part of this computation.`);
@@ -127,22 +97,22 @@ export class StatsKernel {
         throw new DatasetError(`Chunk of ${field} holds ${data.length} values, expected ${c.hours} hours × ${cells} cells.`);
       }
     }
-    shapeChunkRegions(this.#x, c, cells, this.#planner(c));
-    const buffer = this.#x.memory.buffer;
+    this.shapeChunk(c, cells);
+    const buffer = this.x.memory.buffer;
     for (const field of c.fields) new Int16Array(buffer, c.regions.chunks[field], c.hours * cells).set(chunks[field]!);
     this.#accumulate(c, cellMask);
   }
 
   /** The phase-A result in the reference's interface (src/stats/hourly-aggregates.ts), read from the accumulators. */
   aggregates(): HourlyAggregates {
-    const c = this.#computation();
-    return readAggregates(this.#x.memory.buffer, c.regions.acc, c);
+    const c = this.computation();
+    return readAggregates(this.x.memory.buffer, c.regions.acc, c);
   }
 
   /** A copy of the raw per-hour accumulator records (layout `HOUR_RECORD` of kernel-layout.ts), for diagnostics. */
   records(): Uint32Array {
-    const c = this.#computation();
-    return new Uint32Array(this.#x.memory.buffer, c.regions.acc, (c.hours * HOUR_RECORD.BYTES) / 4).slice();
+    const c = this.computation();
+    return new Uint32Array(this.x.memory.buffer, c.regions.acc, (c.hours * HOUR_RECORD.BYTES) / 4).slice();
   }
 
   /**
@@ -151,15 +121,15 @@ export class StatsKernel {
    * accumulating every chunk here. Invalidates earlier chunk views.
    */
   mergeRecords(records: Uint32Array): void {
-    const c = this.#computation();
+    const c = this.computation();
     const bytes = c.hours * HOUR_RECORD.BYTES;
     if (!(records instanceof Uint32Array) || records.byteLength !== bytes) {
       throw new ValidationError(`Accumulator records must be ${bytes} bytes (${c.hours} hours), got ${records?.byteLength}.`);
     }
     const src = c.regions.end;
-    ensureMemory(this.#x.memory, src + bytes);
-    new Uint32Array(this.#x.memory.buffer, src, records.length).set(records);
-    this.#x.merge_records(c.regions.acc, src, c.hours);
+    ensureMemory(this.x.memory, src + bytes);
+    new Uint32Array(this.x.memory.buffer, src, records.length).set(records);
+    this.x.merge_records(c.regions.acc, src, c.hours);
   }
 
   /**
@@ -168,16 +138,16 @@ export class StatsKernel {
    * to exactly that many bytes. Invalidates earlier chunk views.
    */
   mergeStoredRecords(frame: Uint8Array): void {
-    const c = this.#computation();
+    const c = this.computation();
     const bytes = c.hours * HOUR_RECORD.BYTES;
     const src = c.regions.end;
-    ensureMemory(this.#x.memory, src + bytes);
+    ensureMemory(this.x.memory, src + bytes);
     try {
-      zstdDecompressInto(frame, new Uint8Array(this.#x.memory.buffer, src, bytes));
+      zstdDecompressInto(frame, new Uint8Array(this.x.memory.buffer, src, bytes));
     } catch (cause) {
       throw new DatasetError(`Stored records are corrupt or not ${bytes} bytes long (${(cause as Error).message}).`, { cause });
     }
-    this.#x.merge_records(c.regions.acc, src, c.hours);
+    this.x.merge_records(c.regions.acc, src, c.hours);
   }
 
   /**
@@ -189,20 +159,15 @@ export class StatsKernel {
     return this.#results;
   }
 
-  /** Ends the running computation; chunks are refused until the next `begin`. */
-  discard(): void {
-    this.#c = undefined;
-  }
-
   /** Phase B: the air, wind and thermal blocks of the accumulated chunks (a metric without data has no block). */
   finish(options: StatisticsOptions = {}): StatBlocks {
-    const c = this.#computation();
+    const c = this.computation();
     const g = c.regions;
-    this.#x.finalize(
+    this.x.finalize(
       c.metrics, c.hours, c.days, g.acc, g.month, g.season, g.isDay, g.dayIndex, g.nightIndex, g.params, g.scratch,
       g.results,
     );
-    const r = new Float64Array(this.#x.memory.buffer, g.results, RESULTS.COUNT).slice();
+    const r = new Float64Array(this.x.memory.buffer, g.results, RESULTS.COUNT).slice();
     this.#results = r;
     const air = c.metrics & METRIC.AIR ? airBlockFromResults(r, options.airBenchmark) : undefined;
     const wind = c.metrics & METRIC.WIND ? windBlockFromResults(r) : undefined;
@@ -210,23 +175,11 @@ export class StatsKernel {
     return { ...(air ? { air } : {}), ...(wind ? { wind } : {}), ...(thermal ? { thermal } : {}) };
   }
 
-  /** The running computation; `ValidationError` before `begin`. */
-  #computation(): Computation {
-    if (this.#c === undefined) throw new ValidationError('No computation: call begin() first.');
-    return this.#c;
-  }
-
-  /** Lays the chunk regions out for `cells` cells (accumulators and calendar do not move). */
-  #planner(c: Computation): ChunkRegionPlanner<KernelRegions> {
-    return (cells, needsFillBlock) =>
-      planRegions(this.#heapBase, { hours: c.hours, days: c.days, cells, buffered: c.fields, needsFillBlock });
-  }
-
   /** Copies the mask, remaps fill values where needed and runs phase A over the chunk in memory. */
   #accumulate(c: Computation, cellMask: Uint8Array): void {
-    prepareChunk(this.#x, c, cellMask, c.validity);
+    prepareChunk(this.x, c, cellMask, c.validity);
     const { hours, cells, regions: g } = c;
-    this.#x.accumulate(
+    this.x.accumulate(
       hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
       fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
       fieldPointer(c, 'utci', METRIC.THERMAL), g.maskU8, g.maskI16, g.work, g.thresholds, g.acc,
@@ -235,20 +188,9 @@ export class StatsKernel {
   }
 }
 
-/** Options of `loadStatsKernel`. */
-export interface StatsKernelOptions {
-  /** Use the SIMD build (default) or the scalar build. */
-  readonly simd?: boolean;
-}
-
-/** This thread's statistics kernel of a build, instantiated and warmed up on first use. */
-const kernels = oncePerVariant(async (variant) => {
+/** This thread's statistics kernel of the chosen build (SIMD unless `simd: false`), instantiated and warmed up on first use. */
+export const loadStatsKernel: (options?: KernelOptions) => Promise<StatsKernel> = kernelLoader(async (variant) => {
   const instance = new StatsKernel(await statsExports(variant), variant);
   warmUpStatsKernel(instance);
   return instance;
 });
-
-/** This thread's statistics kernel of the chosen build, instantiated on first use and reused afterwards. */
-export function loadStatsKernel(options: StatsKernelOptions = {}): Promise<StatsKernel> {
-  return kernels(options.simd === false ? 'scalar' : 'simd');
-}
