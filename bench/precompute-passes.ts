@@ -18,6 +18,7 @@ import { emptyGrids, publishCell } from '../src/compute/precompute/precompute-pu
 import { precomputeRow } from '../src/compute/precompute/precompute-row.js';
 import { precomputeRowPerCell } from '../src/compute/precompute/precompute-row-per-cell.js';
 import type { PrecomputeRowValue } from '../src/compute/tasks/protocol.js';
+import { PRECOMPUTE_ROW_TASK } from '../src/compute/tasks/statistics-tasks.js';
 import { loadStatsKernel } from '../src/compute/kernels/stats-kernel.js';
 import { precomputeCity } from '../src/services/precompute.js';
 import { hourlyChunkKey } from '../src/store/zarr-metadata.js';
@@ -153,7 +154,7 @@ function perCellCompute(pool: PlannedCompute, dataDir: string): PlannedCompute {
   return {
     ...pool,
     precomputeRow: (dataset, chunkRow, signal) =>
-      pool.runTask({ kind: 'precompute-row', dataDir, dataset, chunkRow, method: 'per-cell' }, signal),
+      pool.runTask(PRECOMPUTE_ROW_TASK, { kind: 'precompute-row', dataDir, dataset, chunkRow, method: 'per-cell' }, signal),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Piscina entry of a compute thread: registers every task family (the statistics family registers itself with the
  * handler) and answers tasks with `handleComputeTask`. The pool passes `{ allowFaultInjection }` as workerData; tasks
- * and replies follow src/compute/protocol.ts and each family's own module. A new family is one line here.
+ * are defined with `defineTask` (src/compute/tasks/task-definition.ts) in each family's own module, and their types
+ * shared through src/compute/tasks/protocol.ts for the statistics family. A new family is one line here.
  */
 import { workerData } from 'node:worker_threads';
 import { registerTaskFamily } from '../src/compute/tasks/task-registry.js';

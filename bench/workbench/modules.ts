@@ -1,6 +1,6 @@
 /**
  * Instances of built variant modules for the host's JavaScript side, after comparing the module's layout exports with
- * the host's mirrors (src/compute/kernel-layout.ts, precompute-layout.ts): a module laid out differently would be
+ * the host's mirrors (src/compute/kernels/kernel-layout.ts, precompute-layout.ts): a module laid out differently would be
  * misread, so it is refused with the reason instead.
  */
 import { readFileSync } from 'node:fs';
@@ -31,11 +31,11 @@ export function layoutMismatch(kernel: KernelName, exports: Record<string, unkno
   if (missing.length) return `it lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
   const call = (name: string): number => (exports[name] as () => number)();
   if (call('layout_signature') !== LAYOUT_SIGNATURE) {
-    return `its layout signature ${call('layout_signature')} differs from the host's ${LAYOUT_SIGNATURE} (assembly/_layout.ts vs src/compute/kernel-layout.ts)`;
+    return `its layout signature ${call('layout_signature')} differs from the host's ${LAYOUT_SIGNATURE} (assembly/_layout.ts vs src/compute/kernels/kernel-layout.ts)`;
   }
   if (entry === 'precompute' && call('cells_layout_signature') !== CELLS_LAYOUT_SIGNATURE) {
     return `its cells layout signature ${call('cells_layout_signature')} differs from the host's ${CELLS_LAYOUT_SIGNATURE} ` +
-      '(assembly/_cells_layout.ts vs src/compute/precompute-layout.ts)';
+      '(assembly/_cells_layout.ts vs src/compute/kernels/precompute-layout.ts)';
   }
   return undefined;
 }

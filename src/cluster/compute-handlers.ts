@@ -7,6 +7,7 @@
  */
 import { ComputeThreadLostError } from '../compute/local-compute.js';
 import type { TaskExecutor } from '../compute/planned-compute.js';
+import { ENCODED_TASK } from '../compute/tasks/thread-tasks.js';
 import { DatasetError } from '../errors.js';
 import type { TaskHandler } from './task-types.js';
 
@@ -24,7 +25,7 @@ export function computeTaskHandlers(executor: TaskExecutor, dataDir: string, wor
     const data = readsData ? { dataDir } : {};
     handlers.set(kind, async (payload, context) => {
       try {
-        return await executor.run<Uint8Array>({ kind: 'encoded', payload, expect: kind, ...data }, context.signal);
+        return await executor.run(ENCODED_TASK, { kind: 'encoded', payload, expect: kind, ...data }, context.signal);
       } catch (err) {
         if (context.signal.aborted) throw err;
         if (err instanceof ComputeThreadLostError) throw new HandBackError(err.message, { cause: err });

@@ -7,9 +7,10 @@
  * a local thread returns. The node still reads
  * its own data directory for planning: metadata, chunk layout and the outdoor mask, and content versions.
  */
-import type { AccumulateTask, BlocksValue, ComputeTask, FinalizePartsTask } from '../compute/tasks/protocol.js';
+import type { AccumulateTask, BlocksValue, FinalizePartsTask } from '../compute/tasks/protocol.js';
 import { plannedCompute, type PlannedCompute, type RunOptions, type TaskExecutor } from '../compute/planned-compute.js';
-import { decodeTaskData, encodeTaskData } from '../compute/tasks/task-codec.js';
+import { ACCUMULATE_TASK, FINALIZE_PARTS_TASK } from '../compute/tasks/statistics-tasks.js';
+import type { TaskDefinition, TaskShape } from '../compute/tasks/task-definition.js';
 import type { TaskQueue } from './task-types.js';
 
 /** Accumulate tasks one split query sends at once when not configured: enough to keep two two-thread workers busy. */
@@ -29,7 +30,7 @@ export interface NatsComputeOptions {
 }
 
 /** A task as it crosses NATS: without the requester's data directory. */
-function withoutDataDir(task: ComputeTask): Omit<ComputeTask, 'dataDir'> {
+function withoutDataDir<Task extends TaskShape>(task: Task): Task | Omit<Task, 'dataDir'> {
   if (!('dataDir' in task)) return task;
   const { dataDir: _local, ...rest } = task;
   return rest;
@@ -45,15 +46,15 @@ function queueExecutor(queue: TaskQueue, parallelism: number, timeoutMs?: number
     });
   return {
     parallelism,
-    async run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T> {
-      return decodeTaskData<T>(await request(task.kind, encodeTaskData(withoutDataDir(task)), signal, options));
+    async run<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task, signal?: AbortSignal, options?: RunOptions): Promise<Value> {
+      return definition.decodeValue(await request(definition.kind, definition.encodeTask(withoutDataDir(task)), signal, options));
     },
     async runSplit(parts: readonly AccumulateTask[], signal?: AbortSignal): Promise<BlocksValue> {
       // Each part's reply goes into the finalize task as it came: compressed by the worker's thread, decoded by the
       // finalizing worker's thread, never decoded and re-encoded here (about 2 ms per part of a year of hours).
-      const encodedParts = await Promise.all(parts.map((task) => request(task.kind, encodeTaskData(withoutDataDir(task)), signal)));
+      const encodedParts = await Promise.all(parts.map((task) => request(ACCUMULATE_TASK.kind, ACCUMULATE_TASK.encodeTask(withoutDataDir(task)), signal)));
       const finalize: Omit<FinalizePartsTask, 'dataDir'> = { kind: 'finalize-parts', dataset: parts[0]!.dataset, parts: encodedParts };
-      return decodeTaskData<BlocksValue>(await request(finalize.kind, encodeTaskData(finalize, { compress: false }), signal));
+      return FINALIZE_PARTS_TASK.decodeValue(await request(FINALIZE_PARTS_TASK.kind, FINALIZE_PARTS_TASK.encodeTask(finalize), signal));
     },
     async close() {},
   };

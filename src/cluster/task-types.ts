@@ -1,6 +1,6 @@
 /**
  * The contract between the code that queues tasks on `SVC_TASKS` and the workers that run them. Payloads are bytes:
- * each task kind owns its encoding (compute/task-codec.ts for compute tasks), so large typed arrays cross NATS as raw bytes.
+ * each task kind owns its encoding (compute/tasks/task-codec.ts for compute tasks), so large typed arrays cross NATS as raw bytes.
  * Errors cross as data (`ServiceError` codes and details, rebuilt with `errorFromData`), never as thrown strings.
  */
 

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { createPoolExecutor } from '../compute/local-compute.js';
-import type { ServedKind } from '../compute/tasks/task-registry.js';
+import { TASK_KINDS_TASK } from '../compute/tasks/thread-tasks.js';
 import { dataLocation } from '../store/data-location.js';
 import { Lifecycle } from '../util/lifecycle.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
@@ -88,7 +88,7 @@ export async function startWorkerNode(options: WorkerNodeOptions): Promise<Worke
     const pool = createPoolExecutor(threads, { allowFaultInjection: options.allowFaultInjection });
     life.defer('compute pool', () => pool.close());
     // The kinds this worker serves are the ones its compute threads have registered: asked once, before any handler.
-    const executor: TaskExecutor = { ...pool, servedKinds: await pool.run<ServedKind[]>({ kind: 'task-kinds' }) };
+    const executor: TaskExecutor = { ...pool, servedKinds: await pool.run(TASK_KINDS_TASK, { kind: 'task-kinds' }) };
     const dataDir = dataLocation(options.dataDir).absolute().href;
     const parts: WorkerParts = {
       workerId, dataDir, executor, compute: plannedCompute(executor, { dataDir }), link, log,

@@ -1,6 +1,7 @@
 /**
- * The compute facade: what callers (the historical service, the CLI, batch jobs) ask of the compute back end. A local
- * Piscina pool implements it today; a NATS JetStream work queue can implement it later without touching callers.
+ * The compute facade: what callers (the historical service, the CLI, batch jobs) ask of the compute back end. Two
+ * executors implement it under the same planning (planned-compute.ts): the local Piscina pool (local-compute.ts) and
+ * the NATS JetStream work queue of a cluster (cluster/nats-compute.ts); callers never know which runs.
  */
 
 import type { SamplingRule } from '../sampling/sampling.js';
@@ -54,7 +55,7 @@ export interface SurroundingsLayers {
 export type SurroundingsCover = 0 | 1 | 2;
 
 /**
- * Per-cell annual values in a window around a location, on a display grid (src/compute/surroundings-window.ts),
+ * Per-cell annual values in a window around a location, on a display grid (src/compute/surroundings/surroundings-window.ts),
  * row-major from the north-west corner. A layer holds null where the display cell has no outdoor cell.
  */
 export interface SurroundingsGrid {

@@ -9,9 +9,9 @@ import { errorFromData, UpstreamError, ValidationError } from '../errors.js';
 import { dataLocation } from '../store/data-location.js';
 import { workerPath } from '../util/paths.js';
 import { plannedCompute, type PlannedCompute, type TaskExecutor } from './planned-compute.js';
-import type { ComputeReply, ComputeTask } from './tasks/protocol.js';
+import type { ComputeReply } from './tasks/protocol.js';
+import type { TaskDefinition, TaskShape } from './tasks/task-definition.js';
 
-export { SPLIT_MIN_CHUNKS } from './planned-compute.js';
 
 /** Options of `createLocalCompute`. */
 export interface LocalComputeOptions {
@@ -44,10 +44,11 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
   });
   return {
     parallelism: threads,
-    async run<T>(task: ComputeTask, signal?: AbortSignal): Promise<T> {
-      let reply: ComputeReply<T>;
+    async run<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task, signal?: AbortSignal): Promise<Value> {
+      let reply: ComputeReply<unknown>;
       try {
-        reply = (await pool.run(task, signal ? { signal } : undefined)) as ComputeReply<T>;
+        // The thread's entry is worker-handler.ts `handleComputeTask`: it always replies with a `ComputeReply`.
+        reply = (await pool.run(task, signal ? { signal } : undefined)) as ComputeReply<unknown>;
       } catch (err) {
         if (signal?.aborted) throw err;
         // The thread died (crash, out of memory): only this task fails; Piscina starts a replacement thread.
@@ -56,7 +57,7 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
         });
       }
       if (!reply.ok) throw errorFromData(reply.error);
-      return reply.value;
+      return definition.valueOf(reply.value);
     },
     async close() {
       await pool.destroy();

@@ -3,13 +3,17 @@
  * small samples run as one `stats` task; samples spanning many chunks are split into `accumulate` tasks over disjoint
  * chunk sets (run in parallel), merged and finalised by one `finalize` task. Only the executor differs — a local
  * Piscina pool (local-compute.ts) or the NATS work queue (cluster/nats-compute.ts) — and both run the same tasks with
- * the same worker code (worker-handler.ts), so their answers are identical by construction.
+ * the same worker code (tasks/worker-handler.ts), so their answers are identical by construction.
  */
-import type { ComputeBackend, StatsComputation, StatsRequest, SurroundingsBackend, SurroundingsGrid } from './compute-types.js';
+import type { ComputeBackend, StatsRequest, SurroundingsBackend } from './compute-types.js';
 import { computeDataset, type ComputeDataset } from './datasets/dataset-cache.js';
 import type { AggregateRef } from '../store/aggregate-files.js';
 import type { ServedKind } from './tasks/task-registry.js';
-import type { AccumulateTask, BlocksValue, ChunkSelection, ComputeTask, PrecomputeRowValue } from './tasks/protocol.js';
+import type { AccumulateTask, BlocksValue, ChunkSelection, PrecomputeRowValue } from './tasks/protocol.js';
+import {
+  ACCUMULATE_TASK, FINALIZE_TASK, PRECOMPUTE_ROW_TASK, STATS_TASK, SURROUNDINGS_TASK,
+} from './tasks/statistics-tasks.js';
+import type { TaskDefinition, TaskShape } from './tasks/task-definition.js';
 import { computationOf, planCells, planSample } from './planning/sample-plan.js';
 
 /** Below this many chunks a query runs as one task: splitting would cost more than it saves. */
@@ -27,7 +31,8 @@ export interface TaskExecutor {
   readonly parallelism: number;
   /** The task kinds its threads serve (task-registry.ts), where the executor has asked them (a cluster worker's pool). */
   readonly servedKinds?: readonly ServedKind[];
-  run<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
+  /** Runs `task` of the kind `definition` defines; resolves with its value. */
+  run<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task, signal?: AbortSignal, options?: RunOptions): Promise<Value>;
   /**
    * Runs the `accumulate` tasks of a split query in parallel and the `finalize` task that merges them, where the
    * executor can do better than `run` for each (the NATS executor passes the parts on as the bytes they came in).
@@ -40,8 +45,8 @@ export interface TaskExecutor {
 export interface PlannedCompute extends ComputeBackend, SurroundingsBackend {
   /** Tasks one split query runs at once. */
   readonly threads: number;
-  /** Runs a raw task (map tiles, precompute, fault injection); errors are rebuilt `ServiceError`s. */
-  runTask<T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions): Promise<T>;
+  /** Runs a task of any defined kind (map tiles, precompute, fault injection); errors are rebuilt `ServiceError`s. */
+  runTask<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task, signal?: AbortSignal, options?: RunOptions): Promise<Value>;
   /**
    * The blocks of any set of outdoor cells of a dataset (flat indices, ascending), pooled per hour as a radius sample
    * is: the cells an area's mask selects. Planned and split like `computeStats`, so the same cells give the same blocks.
@@ -99,7 +104,6 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
   const splitMin = Math.max(2, options.splitMinChunks ?? SPLIT_MIN_CHUNKS);
   const parts = executor.parallelism;
   const useAggregates = options.aggregates !== false;
-  const run = <T>(task: ComputeTask, signal?: AbortSignal, options?: RunOptions) => executor.run<T>(task, signal, options);
 
   async function splitStats(request: Pick<StatsRequest, 'dataset'>, reads: SplitPart, ds: ComputeDataset, signal?: AbortSignal, into = parts): Promise<BlocksValue> {
     const generation = ds.aggregates?.generation ?? '';
@@ -110,18 +114,18 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
       }),
     );
     if (executor.runSplit) return executor.runSplit(tasks, signal);
-    const records = await Promise.all(tasks.map((task) => run<ArrayBuffer>(task, signal)));
-    return run<BlocksValue>({ kind: 'finalize', dataDir, dataset: request.dataset, records }, signal);
+    const records = await Promise.all(tasks.map((task) => executor.run(ACCUMULATE_TASK, task, signal)));
+    return executor.run(FINALIZE_TASK, { kind: 'finalize', dataDir, dataset: request.dataset, records }, signal);
   }
 
   return {
     threads: parts,
-    runTask: run,
+    runTask: (definition, task, signal, options) => executor.run(definition, task, signal, options),
     async computeStats(request, signal) {
       const ds = await computeDataset(dataDir, request.dataset);
       const { sample, chunks, aggregates } = planSample(ds, request, { aggregates: useAggregates });
       if (parts === 1 || chunks.length + aggregates.length < splitMin) {
-        return run<StatsComputation>({ kind: 'stats', dataDir, request, ...(useAggregates ? {} : { aggregates: false }) }, signal);
+        return executor.run(STATS_TASK, { kind: 'stats', dataDir, request, ...(useAggregates ? {} : { aggregates: false }) }, signal);
       }
       return computationOf(ds, sample, await splitStats(request, { chunks, aggregates }, ds, signal));
     },
@@ -133,10 +137,10 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
       return splitStats({ dataset }, reads, ds, signal, into);
     },
     surroundings(request, signal) {
-      return run<SurroundingsGrid>({ kind: 'surroundings', dataDir, request }, signal);
+      return executor.run(SURROUNDINGS_TASK, { kind: 'surroundings', dataDir, request }, signal);
     },
     precomputeRow(dataset, chunkRow, signal, options) {
-      return run<PrecomputeRowValue>({ kind: 'precompute-row', dataDir, dataset, chunkRow }, signal, options);
+      return executor.run(PRECOMPUTE_ROW_TASK, { kind: 'precompute-row', dataDir, dataset, chunkRow }, signal, options);
     },
     async datasetVersion(dataset) {
       return (await computeDataset(dataDir, dataset)).version;

@@ -2,7 +2,7 @@
  * The annual map layers of the city atlas: `annual_air`, `annual_wind` and `annual_thermal`, static tilesets drawn
  * from the city's whole-city precompute (one polygon per cell, or per block of cells at low zooms, like the live
  * layers), offered where the city offers the metric's live layer and a current precompute exists. Each feature
- * carries every figure of its block (compute/precompute-figures.ts) under the figure's name within the block
+ * carries every figure of its block (stats/atlas-figures.ts) under the figure's name within the block
  * (`rating`, `good_pct`, `annual_mean_ugm3_no2`, …), published to the envelope's decimals, with the legend that
  * colours it. These layers extend the contract: its four layers, its nine scales and `/cities` are unchanged.
  */

@@ -4,8 +4,7 @@
  * calling thread (tests, tools). Either way the same pure functions run (tile-render.ts, thermal-range.ts), and the
  * event loop of the server does no drawing.
  */
-import type { TaskShape } from '../compute/tasks/task-registry.js';
-import type { MapRangeTask, MapTileTask } from './map-tasks.js';
+import { MAP_RANGE_TASK, MAP_TILE_TASK } from './map-tasks.js';
 import { renderEncodedTile, type EncodedTile, type TileJob } from './tile-drawing.js';
 import { thermalRange, type ValueRange } from './thermal-range.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
@@ -24,15 +23,12 @@ export const inProcessRenderer: TileRenderer = {
   range: async (values) => thermalRange(values),
 };
 
-/** A map task, checked against its own type, as the generic task a pool runs. */
-const mapTask = <T extends TaskShape>(task: T): TaskShape => task;
-
-/** Draws in compute threads through `runTask` (PlannedCompute's). */
-export function poolRenderer(runTask: <T>(task: TaskShape) => Promise<T>): TileRenderer {
+/** Draws in the compute threads of `compute` (the local pool). */
+export function poolRenderer(compute: Pick<PlannedCompute, 'runTask'>): TileRenderer {
   return {
-    render: (job) => runTask<EncodedTile>(mapTask<MapTileTask>({ kind: 'map-tile', job })),
+    render: (job) => compute.runTask(MAP_TILE_TASK, { kind: 'map-tile', job }),
     async range(values) {
-      return (await runTask<ValueRange | null>(mapTask<MapRangeTask>({ kind: 'map-range', values }))) ?? undefined;
+      return (await compute.runTask(MAP_RANGE_TASK, { kind: 'map-range', values })) ?? undefined;
     },
   };
 }

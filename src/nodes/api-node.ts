@@ -188,7 +188,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       model: modelService.client,
       keys: lookup,
       clock,
-      renderer: poolRenderer((task) => backends.compute.runTask(task)),
+      renderer: poolRenderer(backends.compute),
       secret: await loadTileSecret(config.tileSecret, config.dataDir),
       sliceCacheBytes: budgets.mapSlices,
       tileCacheBytes: budgets.mapTiles,

@@ -1,7 +1,7 @@
 /**
  * Builders for the statistics-kernel tests: raw int16 blocks (hour-major, hours × cells) from a small recipe, chunking
  * with unselected junk cells, and the two pipelines compared — the reference (CF decode, src/stats phase A + B) and the
- * kernel (src/compute/stats-kernel.ts).
+ * kernel (src/compute/kernels/stats-kernel.ts).
  */
 import { aggregateHours, type DecodedFields } from '../../src/stats/aggregate.js';
 import { BELAQI_BOUNDS } from '../../src/classification/belaqi.js';

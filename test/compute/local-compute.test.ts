@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/planning/sample-plan.js';
-import { decodeTaskData, encodeTaskData } from '../../src/compute/tasks/task-codec.js';
+import {
+  ACCUMULATE_TASK, FAULT_TASK, FINALIZE_PARTS_TASK, FINALIZE_TASK,
+} from '../../src/compute/tasks/statistics-tasks.js';
+import { ENCODED_TASK } from '../../src/compute/tasks/thread-tasks.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { OutsideCoverageError, UpstreamError, ValidationError } from '../../src/errors.js';
 import { aggregateHours } from '../../src/stats/aggregate.js';
@@ -70,15 +73,15 @@ describe('local compute pool', () => {
     const accumulate = (part: typeof chunks) => ({ kind: 'accumulate' as const, dataset: request.dataset, chunks: part });
     // Encoded: without a data directory (the thread gets the pool's own), the reply as bytes.
     const encodedParts = await Promise.all(halves.map((part) =>
-      compute.runTask<Uint8Array>({ kind: 'encoded', payload: encodeTaskData(accumulate(part)), expect: 'accumulate', dataDir })));
-    const records = await Promise.all(halves.map((part) => compute.runTask<ArrayBuffer>({ ...accumulate(part), dataDir })));
-    expect(encodedParts.map((bytes) => new Uint32Array(decodeTaskData<ArrayBuffer>(bytes)))).toEqual(records.map((r) => new Uint32Array(r)));
-    const fromRecords = await compute.runTask({ kind: 'finalize', dataDir, dataset: request.dataset, records });
-    const fromParts = await compute.runTask({ kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: encodedParts });
+      compute.runTask(ENCODED_TASK, { kind: 'encoded', payload: ACCUMULATE_TASK.encodeTask(accumulate(part)), expect: 'accumulate', dataDir })));
+    const records = await Promise.all(halves.map((part) => compute.runTask(ACCUMULATE_TASK, { ...accumulate(part), dataDir })));
+    expect(encodedParts.map((bytes) => new Uint32Array(ACCUMULATE_TASK.decodeValue(bytes)))).toEqual(records.map((r) => new Uint32Array(r)));
+    const fromRecords = await compute.runTask(FINALIZE_TASK, { kind: 'finalize', dataDir, dataset: request.dataset, records });
+    const fromParts = await compute.runTask(FINALIZE_PARTS_TASK, { kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: encodedParts });
     expect(fromParts).toEqual(fromRecords);
     expect(fromRecords).toEqual((await compute.computeStats(request)).blocks);
     // A part that does not decode is the sender's problem, not this pool's data.
-    const broken = await compute.runTask({ kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: [new Uint8Array(9)] })
+    const broken = await compute.runTask(FINALIZE_PARTS_TASK, { kind: 'finalize-parts', dataDir, dataset: request.dataset, parts: [new Uint8Array(9)] })
       .catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(UpstreamError);
     expect((broken as Error).message).toMatch(/^A task message could not be decoded/);
@@ -97,13 +100,13 @@ describe('local compute pool', () => {
   });
 
   it('fails only the task of a crashing thread and keeps serving', async () => {
-    await expect(compute.runTask({ kind: 'fault', action: 'exit' })).rejects.toBeInstanceOf(UpstreamError);
+    await expect(compute.runTask(FAULT_TASK, { kind: 'fault', action: 'exit' })).rejects.toBeInstanceOf(UpstreamError);
     const after = await compute.computeStats({ dataset: 'belgium_lowres', lat: 51.0546, lon: 3.7215 });
     expect(after.blocks.air).toBeDefined();
   });
 
   it('refuses fault injection in pools that do not allow it', async () => {
-    await expect(splitting.runTask({ kind: 'fault', action: 'throw' })).rejects.toBeInstanceOf(ValidationError);
+    await expect(splitting.runTask(FAULT_TASK, { kind: 'fault', action: 'throw' })).rejects.toBeInstanceOf(ValidationError);
   });
 
   it('cancels queued work through an AbortSignal', async () => {

@@ -4,7 +4,7 @@
  * over the HTTP layer (`api`, with the documentation site `reference` reading its contract), over the products
  * (`services` for statistics and live records, `map`, `reports`, `atlas`), over the back ends (`cluster` for NATS,
  * `compute` for the kernels, `model-service`, `upstream`), over the data (`store`, `sampling`, `stats`) and the
- * foundations (`geo`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
+ * foundations (`geo`, `wasm`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
  * or dynamic included, fails with its file and line; a new folder must be given its place.
  */
 import { join } from 'node:path';

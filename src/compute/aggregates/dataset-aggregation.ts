@@ -22,7 +22,8 @@ import { readManifest, updateManifest, type ManifestEntry } from '../../store/ch
 import type { ChunkShape } from '../../store/dataset-types.js';
 import { openDataset } from '../../store/zarr-reader.js';
 import { readerEncodings, recordsDigest } from './aggregate-records.js';
-import type { AggregateBlockTask, AggregateBlockValue } from './aggregate-block.js';
+import type { AggregateBlockTask } from './aggregate-block.js';
+import { AGGREGATE_BLOCK_TASK } from '../tasks/statistics-tasks.js';
 import type { PlannedCompute } from '../planned-compute.js';
 
 /**
@@ -102,7 +103,7 @@ export async function aggregateDataset(
   try {
     await Promise.all(blocks.map(async (block) => {
       const task: AggregateBlockTask = { kind: 'aggregate-block', dataDir, dataset: id, levels, ...block, generation };
-      const value = await compute.runTask<AggregateBlockValue>(task);
+      const value = await compute.runTask(AGGREGATE_BLOCK_TASK, task);
       entries.push(...value.entries);
       damaged.push(...value.damaged);
       options.onBlock?.();

@@ -15,7 +15,8 @@ import type {
 import { computationOf, planSample } from '../planning/sample-plan.js';
 import { computeSurroundings } from '../surroundings/surroundings-grid.js';
 import { loadStatsKernel } from '../kernels/stats-kernel.js';
-import type { TaskFamily, TaskKind } from './task-registry.js';
+import { defineTask } from './task-definition.js';
+import type { TaskFamily } from './task-registry.js';
 import { decodeSentBytes } from './task-codec.js';
 
 /** Whether this thread accepts fault-injection tasks (set from the pool's workerData). */
@@ -36,40 +37,60 @@ async function finalize(task: FinalizeTask | FinalizePartsTask) {
   return kernel.finish(referenceOptions(ds));
 }
 
-const reading = <T extends { readonly kind: string }>(run: (task: T) => unknown, remote = true): TaskKind<T> => ({ run, readsData: true, remote });
+const reading = { readsData: true } as const;
 
-export const COMPUTE_TASKS: TaskFamily = {
-  stats: reading<StatsTask>(async (task) => {
-    const ds = await computeDataset(task.dataDir, task.request.dataset);
-    const { sample, chunks, aggregates } = planSample(ds, task.request, { aggregates: task.aggregates });
-    const kernel = await loadStatsKernel();
-    const planned = aggregates.length > 0 ? { generation: ds.aggregates!.generation, refs: aggregates } : undefined;
-    await accumulateSelections(ds, kernel, { chunks, aggregates: planned });
-    return computationOf(ds, sample, kernel.finish(referenceOptions(ds)));
-  }),
-  accumulate: reading<AccumulateTask>(async (task) => {
-    const ds = await datasetWithGeneration(task.dataDir, task.dataset, task.aggregates?.generation);
-    const kernel = await loadStatsKernel();
-    await accumulateSelections(ds, kernel, { chunks: task.chunks, aggregates: task.aggregates });
-    return kernel.records().buffer;
-  }),
-  finalize: reading<FinalizeTask>(finalize),
-  'finalize-parts': reading<FinalizePartsTask>(finalize),
-  'precompute-row': reading<PrecomputeRowTask>(async (task) => {
-    const ds = await computeDataset(task.dataDir, task.dataset);
-    return task.method === 'per-cell'
-      ? precomputeRowPerCell(ds, await loadStatsKernel(), task.chunkRow)
-      : precomputeRow(ds, await loadPrecomputeKernel(), task.chunkRow);
-  }),
-  surroundings: reading<SurroundingsTask>(async (task) => computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request)),
-  // Writes files into the worker's own data directory: never sent to another machine.
-  'aggregate-block': reading<AggregateBlockTask>(async (task) => aggregateBlock(await computeDataset(task.dataDir, task.dataset), await loadStatsKernel(), task), false),
-  fault: {
-    remote: false,
-    run(task: FaultTask) {
-      if (!faultsAllowed) throw new ValidationError('Fault injection is not enabled in this pool.');
-      if (task.action === 'exit') process.exit(70);
-      throw new Error('Injected fault.');
-    },
-  },
-};
+/** A whole statistics request in one thread: sampling, reads, kernel, blocks. */
+export const STATS_TASK = defineTask('stats', async (task: StatsTask) => {
+  const ds = await computeDataset(task.dataDir, task.request.dataset);
+  const { sample, chunks, aggregates } = planSample(ds, task.request, { aggregates: task.aggregates });
+  const kernel = await loadStatsKernel();
+  const planned = aggregates.length > 0 ? { generation: ds.aggregates!.generation, refs: aggregates } : undefined;
+  await accumulateSelections(ds, kernel, { chunks, aggregates: planned });
+  return computationOf(ds, sample, kernel.finish(referenceOptions(ds)));
+}, reading);
+
+/** One part of a split query: its raw per-hour accumulator records (mergeable by addition). */
+export const ACCUMULATE_TASK = defineTask('accumulate', async (task: AccumulateTask): Promise<ArrayBuffer> => {
+  const ds = await datasetWithGeneration(task.dataDir, task.dataset, task.aggregates?.generation);
+  const kernel = await loadStatsKernel();
+  await accumulateSelections(ds, kernel, { chunks: task.chunks, aggregates: task.aggregates });
+  return kernel.records().buffer as ArrayBuffer;
+}, reading);
+
+/** Merges the parts' records and runs phase B. */
+export const FINALIZE_TASK = defineTask('finalize', (task: FinalizeTask) => finalize(task), reading);
+
+/** `finalize` with each part as the bytes a cluster worker replied with (already compressed: sent as they are). */
+export const FINALIZE_PARTS_TASK = defineTask('finalize-parts', (task: FinalizePartsTask) => finalize(task), { ...reading, compress: false });
+
+/** Point statistics of every outdoor cell of one chunk row (the whole-city precompute's unit of work). */
+export const PRECOMPUTE_ROW_TASK = defineTask('precompute-row', async (task: PrecomputeRowTask) => {
+  const ds = await computeDataset(task.dataDir, task.dataset);
+  return task.method === 'per-cell'
+    ? precomputeRowPerCell(ds, await loadStatsKernel(), task.chunkRow)
+    : precomputeRow(ds, await loadPrecomputeKernel(), task.chunkRow);
+}, reading);
+
+/** The surroundings grid of a report. */
+export const SURROUNDINGS_TASK = defineTask(
+  'surroundings', async (task: SurroundingsTask) => computeSurroundings(await computeDataset(task.dataDir, task.request.dataset), task.request), reading,
+);
+
+/** Writes one top-level block's stored aggregates into the worker's own data directory: never sent to another machine. */
+export const AGGREGATE_BLOCK_TASK = defineTask(
+  'aggregate-block', async (task: AggregateBlockTask) => aggregateBlock(await computeDataset(task.dataDir, task.dataset), await loadStatsKernel(), task),
+  { ...reading, remote: false },
+);
+
+/** Makes the thread fail on purpose (exit or throw), in pools that allow fault injection. */
+export const FAULT_TASK = defineTask('fault', (task: FaultTask): never => {
+  if (!faultsAllowed) throw new ValidationError('Fault injection is not enabled in this pool.');
+  if (task.action === 'exit') process.exit(70);
+  throw new Error('Injected fault.');
+}, { remote: false });
+
+/** The statistics family, as the compute thread registers it. */
+export const STATISTICS_TASKS: TaskFamily = [
+  STATS_TASK, ACCUMULATE_TASK, FINALIZE_TASK, FINALIZE_PARTS_TASK, PRECOMPUTE_ROW_TASK, SURROUNDINGS_TASK,
+  AGGREGATE_BLOCK_TASK, FAULT_TASK,
+];
