@@ -7,7 +7,8 @@
  * foundations (`geo`, `wasm`, `util`, `errors`). Products meet only through the seams listed here. Any import not in the table, type-only
  * or dynamic included, fails with its file and line; a new folder must be given its place.
  */
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
 import { cyclicRooms, importsIn, roomImports, roomOf, typeScriptFiles, type RoomImport } from './import-graph.js';
@@ -69,6 +70,22 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   workers: ['area', 'compute', 'map', 'model', 'reports', 'store'],
 };
 
+/**
+ * Rooms within a room, where an arrow between them matters: the JavaScript side of the kernels (compute/kernels/)
+ * imports nothing else of compute/, so the kernels, their workbench (bench/workbench) and their tests stand on the
+ * data rooms alone. Each entry: the sub-room and the other sub-rooms of its room it may import.
+ */
+export const SUB_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  'compute/kernels': [],
+};
+
+/** The sub-room (`room/folder`) of a path under src/, or the room itself for a file directly in it. */
+function subRoomOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] !== 'src' || parts.length < 3) return undefined;
+  return parts.length === 3 ? parts[1] : `${parts[1]}/${parts[2]}`;
+}
+
 /** The arrows of `edges` the table does not allow, as `from → to  path:line`. */
 export function wrongWay(edges: readonly RoomImport[], allowed: Readonly<Record<string, readonly string[]>>): string[] {
   return edges
@@ -90,6 +107,23 @@ describe('layers', () => {
 
   it('is a table without cycles, so every arrow points down', () => {
     expect(cyclicRooms(ALLOWED)).toEqual([]);
+  });
+
+  it('keeps the sub-rooms of a room to their arrows (the kernels import nothing else of compute)', () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const path = file.slice(PROJECT_ROOT.length + 1).split('\\').join('/');
+      const from = subRoomOf(path);
+      const allowed = from === undefined ? undefined : SUB_ROOMS[from];
+      if (allowed === undefined) continue;
+      for (const { specifier, line } of importsIn(readFileSync(file, 'utf8'))) {
+        const to = subRoomOf(posix.normalize(posix.join(posix.dirname(path), specifier)));
+        if (to !== undefined && to !== from && to.split('/')[0] === from!.split('/')[0] && !allowed.includes(to)) {
+          wrong.push(`${from} → ${to}  ${path}:${line}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('keeps no arrow that nothing uses (the table stays the drawing of the house)', () => {
