@@ -1,5 +1,5 @@
 // Phase A of the statistics kernel: adds one chunk of raw int16 values, hour-major [hours × cells], into the per-hour
-// records of _layout.ts. Contracts (checked once on the JavaScript side, src/compute/stats-kernel.ts):
+// records of _layout.ts. Contracts (checked once on the JavaScript side, src/compute/kernels/stats-kernel.ts):
 // - every pointer is 16-byte aligned; chunk buffers hold hours × cells int16; `work` has room for cells int16;
 // - `maskI16` receives one int16 per cell: 32767 for a selected cell, −32768 for an unselected one; min(raw, mask)
 //   turns an unselected cell into −32768, which no threshold accepts;

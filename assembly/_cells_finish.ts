@@ -5,7 +5,7 @@
 // - shares are count × 100 / total; means are sums in hour order divided by the count;
 // - the windiest effective speed is max(Ucomfort, factor × Ugust) over valid hours, and both maxima commute with the
 //   monotone decoding, so it is read off the largest raw values.
-// Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute-publish.ts).
+// Rounding and the choices made on rounded values are left to the JavaScript side (src/compute/precompute/precompute-publish.ts).
 import {
   B_SUMMER_NIGHT, BUCKETS, C_AIR_N, C_BAD, C_DAY_BAD, C_DAY_GRADED, C_EXCEED, C_GRADED, C_THERMAL, C_WIND_N, CR_AIR,
   CR_AIR_DAY_GOOD, CR_AIR_GOOD_PCT, CR_AIR_MEAN, CR_AIR_NIGHT_GOOD, CR_AIR_RATING, CR_AIR_SUBSCORE, CR_COMFORT_PCT,

@@ -1,6 +1,6 @@
 // Memory layout of the precompute kernel (assembly/precompute.ts), which computes the whole-city precompute's
 // per-cell results for every cell of a chunk at once. The JavaScript side mirrors every constant in
-// src/compute/precompute-layout.ts; `cellsLayoutSignature` folds them into one number the loader compares.
+// src/compute/kernels/precompute-layout.ts; `cellsLayoutSignature` folds them into one number the loader compares.
 
 // ---- Raw threshold table: 16-byte entries, the int16 threshold in all 8 lanes. A test is always "raw > t". ----
 

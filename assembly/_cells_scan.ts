@@ -3,8 +3,8 @@
 // order. The SIMD build walks each metric's fields by blocks of hours and, within a block, by groups of 8 cells, each
 // group's state held in registers down its column (_cells_groups.ts, _cells_thermal.ts, _cells_sums.ts); the scalar
 // build and the tail cells (cells % 8) go hour by hour (_cells_scalar.ts). Every test is a signed compare of the raw
-// value against a threshold derived on the JavaScript side (src/compute/precompute-thresholds.ts), so no value is
-// decoded except those summed. Contracts (checked once on the JavaScript side, src/compute/precompute-kernel.ts):
+// value against a threshold derived on the JavaScript side (src/compute/kernels/precompute-tables.ts), so no value is
+// decoded except those summed. Contracts (checked once on the JavaScript side, src/compute/kernels/precompute-kernel.ts):
 // - every pointer is 16-byte aligned; each field pointer holds hours × cells int16; a metric is absent when its field
 //   pointers are 0, and when present all of them are valid (an absent field of a present metric is an all-fill block);
 // - fill values are at or below each field's "has data" threshold (the JavaScript side remaps them when not);

@@ -1,5 +1,5 @@
 // Memory layout shared by the phases of the statistics kernel (assembly/stats.ts). The JavaScript side mirrors every
-// constant in src/compute/kernel-layout.ts; `layoutSignature` folds them into one number that the loader compares, so
+// constant in src/compute/kernels/kernel-layout.ts; `layoutSignature` folds them into one number that the loader compares, so
 // a stale build/stats.wasm is refused instead of misread.
 
 // ---- Phase A accumulators: one 128-byte record per hour, added to by every `accumulate` call. ----
@@ -19,7 +19,7 @@ export const REC_MET_CNT: i32 = 80;
 /** i64: raw sum of UTCI over cells with data. */
 export const REC_UTCI_RAW: i32 = 96;
 
-// ---- Raw thresholds: 16-byte entries, the int16 threshold in all 8 lanes (derived by src/compute/kernel-thresholds.ts
+// ---- Raw thresholds: 16-byte entries, the int16 threshold in all 8 lanes (derived by src/compute/kernels/kernel-thresholds.ts
 // from the CF encodings; kept in memory because the SIMD loops load them as vectors). ----
 
 /** Per pollutant (NO2, PM2.5, PM10) 10 thresholds: t0 (valid when raw > t0), then t1…t9 (class rises when raw > tk). */

@@ -3,7 +3,7 @@
 // the precompute needs one result per cell, so this kernel keeps per-cell counters, maxima and hour-ordered sums over
 // the raw int16 values (_cells_scan.ts) and finishes each cell from them (_cells_finish.ts) — only the figures the
 // precomputed grids hold, each bit-identical to the statistics kernel's for that one cell. Memory is flat and owned by
-// the JavaScript side (src/compute/precompute-kernel.ts), which checks every length and pointer once. The kernel
+// the JavaScript side (src/compute/kernels/precompute-kernel.ts), which checks every length and pointer once. The kernel
 // allocates nothing.
 import { remapFill } from './_accumulate';
 import { cellsLayoutSignature, flagBytes, paddedCells, stateBytes } from './_cells_layout';

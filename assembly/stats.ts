@@ -1,6 +1,6 @@
 // The statistics kernel family: phase A (`accumulate`, once per chunk, SIMD) and phase B (`finalize`, once per query)
 // in one module so they share linear memory. Memory is flat and owned by the JavaScript side
-// (src/compute/stats-kernel.ts), which lays its regions out from `heap_base`, checks every length and pointer once,
+// (src/compute/kernels/stats-kernel.ts), which lays its regions out from `heap_base`, checks every length and pointer once,
 // and never lets a kernel read past what it was given. The kernel allocates nothing.
 import { accumulateChunk, mergeRecords, remapFill } from './_accumulate';
 // Stored chunks are byte-shuffled int16: compute threads decompress into this module's memory and unshuffle here,
