@@ -19,11 +19,10 @@ import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { planAreaCells } from '../src/area/area-plan.js';
-import type { AreaFiguresTask } from '../src/area/area-figures-task.js';
+import { AREA_FIGURES_TASK, type AreaFiguresTask } from '../src/area/area-figures-task.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
-import { openComputeDataset } from '../src/compute/dataset-cache.js';
+import { openComputeDataset } from '../src/compute/datasets/dataset-cache.js';
 import type { PlannedCompute } from '../src/compute/planned-compute.js';
-import type { ComputeTask } from '../src/compute/protocol.js';
 import { lambert72ToWgs84, wgs84ToLambert72 } from '../src/geo/crs.js';
 import type { MultiPolygonRings } from '../src/geo/polygon.js';
 import { roundCoord } from '../src/geo/round.js';
@@ -159,11 +158,11 @@ async function atlasDistribution(b: Bench): Promise<Row[]> {
     kind: 'area-figures', dataDir: b.demoDir, dataset: 'brussels_extended', cells: plan.outdoor, weights: plan.weights, blocks: ['air', 'wind', 'thermal'],
   };
   const { fast } = b.pools.get(b.demoDir)!;
-  const first = await fast.runTask<{ available: boolean; reason?: string }>(task as unknown as ComputeTask);
+  const first = await fast.runTask(AREA_FIGURES_TASK, task);
   if (!first.available) throw new Error(`The demo data has no current precompute (${first.reason}); run svc precompute first.`);
   // Every thread has read its bands once: hot.
-  await Promise.all(Array.from({ length: fast.threads * 2 }, () => fast.runTask(task as unknown as ComputeTask)));
-  const hot = median(await times(HOT + 2, () => fast.runTask(task as unknown as ComputeTask)));
+  await Promise.all(Array.from({ length: fast.threads * 2 }, () => fast.runTask(AREA_FIGURES_TASK, task)));
+  const hot = median(await times(HOT + 2, () => fast.runTask(AREA_FIGURES_TASK, task)));
   b.figures.atlas_1km2_hot_ms = round1(hot);
   return [{ area: `atlas distribution, 1 km² demo 10 m (${plan.outdoor.length} outdoor cells, hot)`, cells: plan.touched, 'plan ms': '', 'hot ms': round1(hot), 'cold ms': '', 'naive hot ms': '', 'naive cold ms': '' }];
 }

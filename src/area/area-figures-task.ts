@@ -5,9 +5,11 @@
  * runs it alike). Decoded bands of 64 grid rows are kept per thread in a byte-bounded LRU, so a hot area reads no
  * file. A precompute that is missing, made from other data or lacking figures is answered as unavailable, with why.
  */
-import { computeDataset, precomputedDir } from '../compute/dataset-cache.js';
-import { describePrecomputeProblem, figureDecimals, ATLAS_FIGURES, precomputeProblem } from '../compute/precompute-figures.js';
-import type { TaskFamily } from '../compute/task-registry.js';
+import { computeDataset, precomputedDir } from '../compute/datasets/dataset-cache.js';
+import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute/precompute-problem.js';
+import { defineTask } from '../compute/tasks/task-definition.js';
+import type { TaskFamily } from '../compute/tasks/task-registry.js';
+import { figureDecimals, ATLAS_FIGURES } from '../stats/atlas-figures.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import { ByteLru } from '../util/byte-lru.js';
 import { AREA_FIGURES, type AreaFigure } from './area-figures.js';
@@ -100,7 +102,8 @@ export async function areaFigures(task: AreaFiguresTask): Promise<AreaFiguresVal
   return { available: true, precompute_generated_utc: generated, figures };
 }
 
+/** The atlas distribution over an area, in a compute thread (or a cluster worker's). */
+export const AREA_FIGURES_TASK = defineTask('area-figures', areaFigures, { readsData: true });
+
 /** The area family of compute-thread tasks. */
-export const AREA_TASKS: TaskFamily = {
-  'area-figures': { run: areaFigures, readsData: true },
-};
+export const AREA_TASKS: TaskFamily = [AREA_FIGURES_TASK];

@@ -14,8 +14,8 @@
 import { BELAQI_LABELS, POLLUTANTS, pollutantClass } from '../classification/belaqi.js';
 import { UTCI_LABELS, utciClass } from '../classification/utci.js';
 import { WIND_CLASS_LABELS } from '../classification/wind.js';
-import { ATLAS_FIGURES, LIMITING_POLLUTANT_CODES, type AtlasBlock, type AtlasFigure } from '../compute/precompute-figures.js';
-import { placeWindClasses } from '../compute/surroundings-grid.js';
+import { ATLAS_FIGURES, LIMITING_POLLUTANT_CODES, type AtlasBlock, type AtlasFigure } from '../stats/atlas-figures.js';
+import { placeWindClasses } from '../compute/surroundings/surroundings-grid.js';
 import { scoreLabel, type ScoreLabel } from '../stats/scoring.js';
 
 /** How a figure is aggregated over an area. */

@@ -10,7 +10,7 @@ import { ForbiddenError, ProductUnavailableError, ServiceError, UpstreamError, U
 import { readAreaBody, type AreaCrs } from '../geo/geojson-polygons.js';
 import type { MultiPolygonRings } from '../geo/polygon.js';
 import { checkCity, holdsMetric, type Entitlement } from '../keys/entitlement.js';
-import { computeDataset } from '../compute/dataset-cache.js';
+import { computeDataset } from '../compute/datasets/dataset-cache.js';
 import { checkCityMetrics } from '../services/historical-answer.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';

@@ -6,18 +6,14 @@
  * failure is its own result; the others go on.
  */
 import type { CityConfig, StatMetric } from '../cities/city-types.js';
-import type { BlocksValue } from '../compute/protocol.js';
-import type { ComputeTask } from '../compute/protocol.js';
-import { computeDataset } from '../compute/dataset-cache.js';
+import type { PlannedCompute } from '../compute/planned-compute.js';
+import { computeDataset } from '../compute/datasets/dataset-cache.js';
 import { answerMetrics } from '../services/historical-answer.js';
-import type { AreaFiguresTask, AreaFiguresValue } from './area-figures-task.js';
+import { AREA_FIGURES_TASK, type AreaFiguresTask, type AreaFiguresValue } from './area-figures-task.js';
 import type { AreaBudget, AreaCells, AreaSampling } from './area-plan.js';
 
 /** What computing an area needs of the compute back end (the planned compute implements it). */
-export interface AreaBackend {
-  computeCells(dataset: string, cells: Int32Array, signal?: AbortSignal): Promise<BlocksValue>;
-  runTask<T>(task: ComputeTask, signal?: AbortSignal): Promise<T>;
-}
+export type AreaBackend = Pick<PlannedCompute, 'computeCells' | 'runTask'>;
 
 /** A feature ready to compute: where, which cells, and which blocks the request asked for. */
 export interface PlannedFeature {
@@ -61,7 +57,7 @@ export async function computeFeature(feature: PlannedFeature, backend: AreaBacke
   };
   const [blocks, distribution] = await Promise.all([
     backend.computeCells(feature.dataset, feature.cells.mask, signal),
-    backend.runTask<AreaFiguresValue>(figuresTask as unknown as ComputeTask, signal),
+    backend.runTask(AREA_FIGURES_TASK, figuresTask, signal),
   ]);
   const metrics = answerMetrics({ city: feature.city, dataset: feature.dataset, named: feature.named, held: feature.held, computed: (m) => blocks[m] !== undefined });
   const statistics: Record<string, unknown> = {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openComputeDataset } from '../../src/compute/dataset-cache.js';
+import { openComputeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { wgs84ToLambert72 } from '../../src/geo/crs.js';
 import { forEachCellWithin } from '../../src/sampling/grid-cells.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';

@@ -2,8 +2,8 @@
  * Test double of the compute back end: deterministic blocks derived from the request, per-dataset metric sets, and
  * hooks to hold computations open (to test single-flight and time-outs) or make them fail.
  */
-import { areaFigures, type AreaFiguresTask } from '../../../src/area/area-figures-task.js';
-import type { BlocksValue, ComputeTask } from '../../../src/compute/protocol.js';
+import type { BlocksValue } from '../../../src/compute/tasks/protocol.js';
+import type { TaskDefinition, TaskShape } from '../../../src/compute/tasks/task-definition.js';
 import type { StatMetric } from '../../../src/cities/city-types.js';
 import type { ComputeBackend, StatsComputation, StatsRequest } from '../../../src/compute/compute-types.js';
 import { OutsideCoverageError } from '../../../src/errors.js';
@@ -89,9 +89,9 @@ export class FakeCompute implements ComputeBackend {
   }
 
   /** Runs an area task in this thread (the area back end's atlas figures read the data directory they name). */
-  async runTask<T>(task: ComputeTask): Promise<T> {
-    if (task.kind !== 'area-figures') throw new Error(`FakeCompute runs no '${task.kind}' task.`);
-    return (await areaFigures(task as unknown as AreaFiguresTask)) as T;
+  async runTask<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task): Promise<Value> {
+    if (definition.kind !== 'area-figures') throw new Error(`FakeCompute runs no '${definition.kind}' task.`);
+    return definition.run(task);
   }
 
   async close(): Promise<void> {
