@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/compute/precompute-publish.js';
+import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/stats/atlas-figures.js';
 import { ANNUAL_LAYERS } from '../../src/map/annual-layers.js';
 import { AnnualWindows } from '../../src/map/annual-windows.js';
 import type { FieldSlice } from '../../src/map/cell-features.js';
