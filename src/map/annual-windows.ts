@@ -1,7 +1,7 @@
 /**
  * Windows of the precomputed grids the annual tiles are drawn from: a tile reads the cells its blocks cover
  * (tile-frame.ts `frameWindow`), never a whole grid. The precompute stores each grid in full-width bands of rows
- * (stats/atlas-figures.ts, store/grid-group-reader.ts); decoded bands are kept in a byte-bounded LRU (the
+ * (compute/precompute/precompute-publish.ts, store/grid-group-reader.ts); decoded bands are kept in a byte-bounded LRU (the
  * `annualBands` share of the node's memory budget, config/memory-budget.ts), so the tiles of one area decode each
  * band once while memory stays at the budget whatever the city's extent. A window is copied out of its bands into a
  * SharedArrayBuffer of its own, so a job posted to a compute thread holds the window alone: at most a tile's span
