@@ -29,7 +29,7 @@ export interface ChildMeasure {
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Opens the manifest of `dir` as `openStore` does; returns it and the milliseconds it took. */
-export async function openTimed(dir: string): Promise<{ manifest: ChunkManifest; ms: number }> {
+async function openTimed(dir: string): Promise<{ manifest: ChunkManifest; ms: number }> {
   const metadata = (JSON.parse(await readFile(join(dir, '.zmetadata'), 'utf8')) as { metadata: Record<string, unknown> }).metadata;
   const version = String((metadata['.zattrs'] as { content_version: string }).content_version);
   const t0 = performance.now();

@@ -28,7 +28,7 @@ export const COST_STAGES = ['generate', 'aggregate', 'open', 'precompute', 'expo
 const MEMORY_FIGURES = [...COST_STAGES.map((s) => `${s}_peak_rss_mb`), 'open_thread_rss_mb', 'serve_rss_mb'];
 const COST_FIGURES = COST_STAGES.map((s) => `${s}_cpu_s_per_mcell`);
 const LATENCY_FIGURES = ['truly_cold_point_ms', 'truly_cold_radius50_ms', 'tile_p99_ms'];
-export const TILE_LIMIT_KB = 500;
+const TILE_LIMIT_KB = 500;
 
 function ratioCheck(steps: readonly StepFigures[], target: string, preset: string, figure: string, from: number, to: number, limit: number): TargetCheck {
   const a = steps.find((s) => s.preset === preset && s.scale === from)?.[figure];

@@ -25,7 +25,7 @@ const REQUIRED: Readonly<Record<'stats' | 'precompute', readonly string[]>> = {
 };
 
 /** Why the exports do not fit the host of `kernel`, or undefined when they do. */
-export function layoutMismatch(kernel: KernelName, exports: Record<string, unknown>): string | undefined {
+function layoutMismatch(kernel: KernelName, exports: Record<string, unknown>): string | undefined {
   const entry = KERNEL_ENTRY[kernel] as 'stats' | 'precompute';
   const missing = REQUIRED[entry].filter((name) => typeof exports[name] !== 'function');
   if (missing.length) return `it lacks the export${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;

@@ -30,7 +30,7 @@ export function recordsChecksum(words: Uint32Array): string {
 }
 
 /** The system C compiler's version line, or undefined. */
-export function compilerVersion(): string | undefined {
+function compilerVersion(): string | undefined {
   try {
     return execFileSync('cc', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0];
   } catch {

@@ -8,7 +8,7 @@ import type { Analysis } from './ab-analysis.js';
 const BARS = ' ▁▂▃▄▅▆▇█';
 
 /** A `width`-character histogram of `values` over [lo, hi]. */
-export function sketch(values: readonly number[], lo: number, hi: number, width = 16): string {
+function sketch(values: readonly number[], lo: number, hi: number, width = 16): string {
   const bins = new Array<number>(width).fill(0);
   const span = hi - lo || 1;
   for (const v of values) bins[Math.min(width - 1, Math.max(0, Math.floor(((v - lo) / span) * width)))]!++;

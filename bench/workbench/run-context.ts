@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { PROJECT_ROOT } from '../../src/util/paths.js';
 
 /** Total and steal jiffies of all CPUs from /proc/stat (undefined off Linux). */
-export function cpuTimes(): { total: number; steal: number } | undefined {
+function cpuTimes(): { total: number; steal: number } | undefined {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     return { total: line.reduce((a, b) => a + b, 0), steal: line[7] ?? 0 };

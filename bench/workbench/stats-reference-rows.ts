@@ -12,7 +12,7 @@ import { median, summarize } from './statistics.js';
 import type { StatsReferences } from './stats-references.js';
 
 /** Targets of the statistics kernel. */
-export const STATS_TARGET = { release: 250, releaseOverTs: 10, cOverRelease: 1.6 } as const;
+const STATS_TARGET = { release: 250, releaseOverTs: 10, cOverRelease: 1.6 } as const;
 const BYTES_PER_CELL_HOUR = 12;
 
 /** Reference rows, notes, targets (true, false, or null when not measured) and figures for the JSON. */

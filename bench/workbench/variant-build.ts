@@ -37,7 +37,7 @@ export interface BuiltVariant {
 }
 
 /** The cache folder. */
-export const CACHE_DIR = join(PROJECT_ROOT, 'build', 'workbench');
+const CACHE_DIR = join(PROJECT_ROOT, 'build', 'workbench');
 const ASC = join(PROJECT_ROOT, 'node_modules', '.bin', 'asc');
 
 /** The installed AssemblyScript version. */
@@ -59,7 +59,7 @@ function filesBelow(dir: string): string[] {
 }
 
 /** The cache key of a variant of `kernel` built from `tree`. */
-export function buildKey(spec: VariantSpec, kernel: KernelName, tree: SourceTree): string {
+function buildKey(spec: VariantSpec, kernel: KernelName, tree: SourceTree): string {
   const h = createHash('sha256');
   const part = (s: string | Uint8Array): void => {
     h.update(String(s.length)).update(':').update(s);

@@ -15,7 +15,7 @@ import { asPrecompute, asStats, type LoadedModule } from './modules.js';
 import type { KernelName } from './variant-spec.js';
 
 /** Chunks per unit of work. */
-export const CHUNKS_PER_ROUND = 4;
+const CHUNKS_PER_ROUND = 4;
 /**
  * Phase A passes over each chunk per unit of work: one pass is about a millisecond; two keep each timed stretch
  * around 2 ms while a unit stays short enough for the runner to balance rounds against a slow contender.

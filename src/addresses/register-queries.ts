@@ -6,7 +6,7 @@ import type { Database, Statement } from '../db/database.js';
 import type { NumberedPoint } from './house-numbers.js';
 
 /** Candidate street rows a full-text query returns, at most. */
-export const CANDIDATES = 40;
+const CANDIDATES = 40;
 
 /** One row of `streets`: a street in one postcode, names as JSON arrays aligned by language. */
 export interface StreetRecord {

@@ -9,7 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 
 /** Media types of the files a static folder serves, by extension; files of other extensions are not served. */
-export const MEDIA_TYPES: Readonly<Record<string, string>> = Object.freeze({
+const MEDIA_TYPES: Readonly<Record<string, string>> = Object.freeze({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

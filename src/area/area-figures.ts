@@ -99,5 +99,3 @@ const derived: AreaFigure[] = [
 /** Every figure of an area answer, in answer order: the atlas's, then the label bands, then the derived classes. */
 export const AREA_FIGURES: readonly AreaFigure[] = [...fromAtlas, ...labelBands, ...derived];
 
-/** The limiting pollutant's codes, re-exported for the docs table. */
-export { LIMITING_POLLUTANT_CODES };

@@ -43,13 +43,13 @@ export interface AreaCells {
 }
 
 /** The grid of a dataset as cell edges. */
-export function frameOf(grid: GridGeometry): CellFrame {
+function frameOf(grid: GridGeometry): CellFrame {
   const half = grid.resolution_m / 2;
   return { west: grid.x0 - half, north: grid.y0 + half, res: grid.resolution_m, nx: grid.nx, ny: grid.ny };
 }
 
 /** Planar area of the polygons, m² (holes subtracted). */
-export function polygonArea(polygons: MultiPolygonRings): number {
+function polygonArea(polygons: MultiPolygonRings): number {
   return polygons.reduce((s, rings) => s + rings.reduce((t, r, k) => t + (k === 0 ? 1 : -1) * Math.abs(ringArea(r)), 0), 0);
 }
 

@@ -49,7 +49,7 @@ export interface AreaResult {
 export type AreaOutcome = { readonly ok: true; readonly result: AreaResult } | { readonly ok: false; readonly index: number; readonly id: string | number | null; readonly error: unknown };
 
 /** Computes one feature. */
-export async function computeFeature(feature: PlannedFeature, backend: AreaBackend, dataDir: string, signal?: AbortSignal): Promise<AreaResult> {
+async function computeFeature(feature: PlannedFeature, backend: AreaBackend, dataDir: string, signal?: AbortSignal): Promise<AreaResult> {
   const ds = await computeDataset(dataDir, feature.dataset);
   const blocksWanted = feature.named ?? feature.held;
   const figuresTask: AreaFiguresTask = {

@@ -11,9 +11,6 @@ import type { LambertRect } from '../geo/rect-ring.js';
 /** A dataset extent: an axis-aligned rectangle in EPSG:31370 metres. */
 export type ZoneRect = LambertRect;
 
-/** Lattice on which every zone corner lies, metres. */
-export const ZONE_LATTICE_M = 40;
-
 /**
  * Brussels zone: 1600 m × 1200 m of the Pentagon around Grand-Place. Its centre (148880, 170520) lies about 180 m
  * south-south-east of Grand-Place, shifted so that Place du Grand Sablon (lower Sablon) and Place de la Monnaie both
@@ -26,15 +23,6 @@ export const BRUSSELS_ZONE: LambertRect = Object.freeze({ xmin: 148080, ymin: 16
  * Graslei, Korenlei, Gravensteen, the Belfry, Saint Bavo's Cathedral and Vrijdagmarkt.
  */
 export const GHENT_ZONE: LambertRect = Object.freeze({ xmin: 104120, ymin: 193640, xmax: 105120, ymax: 194440 });
-
-/** Zone rectangle of each covered city, keyed by city id. */
-export const ZONES: Readonly<Record<string, LambertRect>> = Object.freeze({
-  brussels: BRUSSELS_ZONE,
-  ghent: GHENT_ZONE,
-});
-
-/** Lattice of the nationwide extent: a multiple of both the 5 km demo grid and the 20 km fixture grid, metres. */
-export const NATIONWIDE_LATTICE_M = 20_000;
 
 /**
  * Extent of the nationwide low-resolution grid: the Lambert 72 box of Belgium's boundary

@@ -5,12 +5,8 @@
  */
 import { BELGIUM_BOUNDARY } from './belgium-boundary.js';
 import { IndexedPolygon } from './polygon-index.js';
-import type { BBox } from './polygon.js';
 
 const BELGIUM = new IndexedPolygon(BELGIUM_BOUNDARY);
-
-/** [west, south, east, north] of Belgium's boundary, decimal degrees. */
-export const BELGIUM_BBOX: BBox = BELGIUM.bbox;
 
 /** True when (lon, lat) lies strictly inside Belgium's national boundary. */
 export function inBelgium(lon: number, lat: number): boolean {

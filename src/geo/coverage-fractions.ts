@@ -46,7 +46,7 @@ const EPSILON = 1e-9;
 type FlatRing = Float64Array;
 
 /** Converts a ring in CRS units to cell units of `frame` (u east in columns, w south in rows), closing position dropped. */
-export function toCellUnits(ring: Ring, frame: CellFrame): FlatRing {
+function toCellUnits(ring: Ring, frame: CellFrame): FlatRing {
   const n = ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1] ? ring.length - 1 : ring.length;
   const out = new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {

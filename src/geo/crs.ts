@@ -73,13 +73,3 @@ export function wgs84ToWebMercator(lon: number, lat: number): [number, number] {
   }
   return finitePair(toMercator.forward([lon, lat]), 'EPSG:3857');
 }
-
-/** Web Mercator metres to WGS 84 longitude/latitude; coordinates beyond the square world (±π·R) are rejected. */
-export function webMercatorToWgs84(x: number, y: number): [number, number] {
-  assertFiniteXY(x, y, 'EPSG:3857');
-  const limit = WEB_MERCATOR_HALF_WORLD_M * (1 + 1e-12);
-  if (Math.abs(x) > limit || Math.abs(y) > limit) {
-    throw new ValidationError(`Web Mercator coordinates must lie within ±${WEB_MERCATOR_HALF_WORLD_M} m.`);
-  }
-  return finitePair(toMercator.inverse([x, y]), 'WGS 84');
-}

@@ -118,11 +118,3 @@ export function ringArea(ring: Ring): number {
   }
   return twice / 2;
 }
-
-/** True when the ring has at least four positions and its last position equals its first (GeoJSON linear ring). */
-export function isClosedRing(ring: Ring): boolean {
-  if (ring.length < 4) return false;
-  const first = ring[0];
-  const last = ring[ring.length - 1];
-  return first[0] === last[0] && first[1] === last[1];
-}

@@ -26,11 +26,6 @@ export const INWARD_MARGIN_M = 0.001;
 const UNIT = 10 ** -RING_DECIMALS;
 const SCALE = 10 ** RING_DECIMALS;
 
-/** True when (x, y) lies in the rectangle, edges included. */
-export function rectContains(rect: LambertRect, x: number, y: number): boolean {
-  return x >= rect.xmin && x <= rect.xmax && y >= rect.ymin && y <= rect.ymax;
-}
-
 /**
  * Points along the rectangle's edges in Lambert metres, counter-clockwise from the south-west corner, spaced evenly at
  * most `stepM` apart, every corner included, first point repeated last.

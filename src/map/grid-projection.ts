@@ -16,7 +16,7 @@ import type { GridGeometry } from '../store/dataset-types.js';
 import { zoomRange, type MercatorBox, type ZoomRange } from './web-mercator-tiles.js';
 
 /** Spacing of exactly projected corners, metres. */
-export const LATTICE_M = 80;
+const LATTICE_M = 80;
 
 const toMercator = proj4(LAMBERT72_PROJ4, WEB_MERCATOR_PROJ4);
 const toWgs84 = proj4(LAMBERT72_PROJ4, WGS84_PROJ4);
@@ -121,17 +121,6 @@ export function latticeCorner(l: CornerLattice, r: number, c: number, out: Float
     const south = exact[((i + 1) * n + j) * 2 + k] * (1 - u) + exact[((i + 1) * n + j + 1) * 2 + k] * u;
     out[at + k] = north * (1 - v) + south * v;
   }
-}
-
-/** EPSG:3857 positions of every corner: x, y pairs, row-major over (ny + 1) × (nx + 1) corners (small grids, tests). */
-export function projectCorners(grid: GridGeometry): Float64Array {
-  const { nx, ny } = grid;
-  const l = cornerLattice(grid);
-  const out = new Float64Array((ny + 1) * (nx + 1) * 2);
-  for (let r = 0; r <= ny; r++) {
-    for (let c = 0; c <= nx; c++) latticeCorner(l, r, c, out, (r * (nx + 1) + c) * 2);
-  }
-  return out;
 }
 
 /** A window of cells: rows r0 … r1 − 1, columns c0 … c1 − 1 (empty when r0 ≥ r1 or c0 ≥ c1). */

@@ -96,11 +96,6 @@ export function zoomRange(cellM: number, extentM: number): ZoomRange {
   return { minzoom: Math.max(0, Math.min(maxzoom, Math.max(fits - 1, spanned))), maxzoom };
 }
 
-/** Grid cells one tile at zoom `z` spans per side, for cells `cellM` EPSG:3857 metres wide. */
-export function tileSpanCells(z: number, cellM: number): number {
-  return tileSpan(z) / cellM;
-}
-
 /** Grid cells per side of a published block at zoom `z` (1 at `maxzoom`, doubling per zoom below). */
 export function blockCells(z: number, maxzoom: number): number {
   return 2 ** Math.max(0, maxzoom - z);

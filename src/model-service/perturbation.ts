@@ -13,7 +13,7 @@ import type { HourlyField } from '../store/dataset-types.js';
 import { hash32 } from '../util/random.js';
 
 /** Spacing of the noise lattice, metres: perturbations vary over a few street blocks. */
-export const LATTICE_M = 500;
+const LATTICE_M = 500;
 
 /** Fields perturbed together. */
 export type PerturbGroup = 'no2' | 'pm' | 'wind' | 'utci';

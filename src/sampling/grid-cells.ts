@@ -20,17 +20,6 @@ export function cellCentre(grid: GridGeometry, row: number, col: number): [numbe
   return [grid.x0 + col * grid.resolution_m, grid.y0 - row * grid.resolution_m];
 }
 
-/** Extent of the grid in CRS metres: [xmin, ymin, xmax, ymax] of the cell edges. */
-export function gridExtent(grid: GridGeometry): [number, number, number, number] {
-  const half = grid.resolution_m / 2;
-  return [
-    grid.x0 - half,
-    grid.y0 - half - (grid.ny - 1) * grid.resolution_m,
-    grid.x0 + half + (grid.nx - 1) * grid.resolution_m,
-    grid.y0 + half,
-  ];
-}
-
 /**
  * Visits every cell whose centre lies within `radius` metres of (x, y) (distance ≤ radius), clipped to the grid,
  * in row-major order, passing the flat index and the distance.

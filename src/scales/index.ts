@@ -10,8 +10,6 @@ import { WIND_SCALES, WIND_VIEWS } from './wind.js';
 
 /** The resource types (View, Scale, ScaleSummary, …), re-exported so callers import one module. */
 export type * from './scale-types.js';
-/** Metrics that have views and scales. */
-export { SCALE_METRICS } from './scale-types.js';
 
 /** Every scale id, in display order: the nine of the spec, then `thermal-utci-relative`. */
 export const SCALE_IDS = [
@@ -65,9 +63,4 @@ export function listScaleSummaries(metric?: ScaleMetric): ScaleSummary[] {
 /** The full scale with this id; undefined for an unknown id (the API answers 404). */
 export function getScale(id: string): Scale | undefined {
   return BY_ID.get(id);
-}
-
-/** True when `id` names a scale (narrows to `ScaleId`). */
-export function isScaleId(id: string): id is ScaleId {
-  return BY_ID.has(id);
 }

@@ -15,7 +15,7 @@ export interface Progress {
 }
 
 /** Formats seconds as `1m05s` or `12s`. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--';
   const s = Math.round(seconds);
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;

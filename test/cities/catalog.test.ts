@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWERING_DATASETS, CITIES, NATIONWIDE, getCity, ignoresRadius, streetLevelCities } from '../../src/cities/catalog.js';
 import { METRICS, PRODUCTS } from '../../src/cities/city-types.js';
-import { isClosedRing, ringArea } from '../../src/geo/polygon.js';
+import { ringArea } from '../../src/geo/polygon.js';
+import { isClosedRing } from '../helpers/rings.js';
 
 const MAP_LAYERS = ['thermal', 'wind', 'air', 'buildings'];
 

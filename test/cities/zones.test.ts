@@ -2,16 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { BELGIUM_BOUNDARY } from '../../src/geo/belgium-boundary.js';
 import { inBelgium } from '../../src/geo/belgium.js';
 import { lambert72ToWgs84, wgs84ToLambert72 } from '../../src/geo/crs.js';
-import { rectContains } from '../../src/geo/rect-ring.js';
 import type { LambertRect } from '../../src/geo/rect-ring.js';
-import {
-  BRUSSELS_ZONE,
-  GHENT_ZONE,
-  NATIONWIDE_EXTENT,
-  NATIONWIDE_LATTICE_M,
-  ZONES,
-  ZONE_LATTICE_M,
-} from '../../src/cities/zones.js';
+import { BRUSSELS_ZONE, GHENT_ZONE, NATIONWIDE_EXTENT } from '../../src/cities/zones.js';
+
+/** The zones of the covered cities. */
+const ZONES = [BRUSSELS_ZONE, GHENT_ZONE];
+/** The lattice every zone corner lies on (grids of 1 to 40 m tile them exactly), metres. */
+const ZONE_LATTICE_M = 40;
+/** The nationwide extent's lattice: a multiple of both the 5 km demo grid and the 20 km fixture grid, metres. */
+const NATIONWIDE_LATTICE_M = 20_000;
 
 /** How far (lat, lon) lies inside the rectangle, metres; negative outside. */
 function marginM(rect: LambertRect, lat: number, lon: number): number {
@@ -21,12 +20,11 @@ function marginM(rect: LambertRect, lat: number, lon: number): number {
 
 describe('zone rectangles', () => {
   it('have corners on the 40 m lattice and the decided sizes', () => {
-    for (const rect of Object.values(ZONES)) {
+    for (const rect of ZONES) {
       for (const v of [rect.xmin, rect.ymin, rect.xmax, rect.ymax]) expect(v % ZONE_LATTICE_M).toBe(0);
     }
     expect([BRUSSELS_ZONE.xmax - BRUSSELS_ZONE.xmin, BRUSSELS_ZONE.ymax - BRUSSELS_ZONE.ymin]).toEqual([1600, 1200]);
     expect([GHENT_ZONE.xmax - GHENT_ZONE.xmin, GHENT_ZONE.ymax - GHENT_ZONE.ymin]).toEqual([1000, 800]);
-    expect(Object.keys(ZONES).sort()).toEqual(['brussels', 'ghent']);
   });
 
   it('centre Brussels near Grand-Place and Ghent near Korenmarkt', () => {
@@ -64,7 +62,7 @@ describe('zone rectangles', () => {
   });
 
   it('lie wholly in Belgium', () => {
-    for (const rect of Object.values(ZONES)) {
+    for (const rect of ZONES) {
       for (const [x, y] of [
         [rect.xmin, rect.ymin],
         [rect.xmax, rect.ymax],
@@ -97,9 +95,11 @@ describe('nationwide extent', () => {
       for (const v of [xmin, ymin, xmax, ymax]) expect(v % cell).toBe(0);
     }
     expect([(xmax - xmin) / 5000, (ymax - ymin) / 5000]).toEqual([56, 48]);
-    for (const rect of Object.values(ZONES)) {
-      expect(rectContains(NATIONWIDE_EXTENT, rect.xmin, rect.ymin)).toBe(true);
-      expect(rectContains(NATIONWIDE_EXTENT, rect.xmax, rect.ymax)).toBe(true);
+    for (const rect of ZONES) {
+      expect(rect.xmin).toBeGreaterThanOrEqual(NATIONWIDE_EXTENT.xmin);
+      expect(rect.ymin).toBeGreaterThanOrEqual(NATIONWIDE_EXTENT.ymin);
+      expect(rect.xmax).toBeLessThanOrEqual(NATIONWIDE_EXTENT.xmax);
+      expect(rect.ymax).toBeLessThanOrEqual(NATIONWIDE_EXTENT.ymax);
     }
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import {
   lambert72ToWgs84,
-  webMercatorToWgs84,
   wgs84ToLambert72,
   wgs84ToWebMercator,
 } from '../../src/geo/crs.js';
@@ -90,16 +89,13 @@ describe('WGS 84 ↔ Web Mercator', () => {
     [3.0573, 50.6292, 340337.079202275, 6555963.74847768],
   ];
 
-  it.each(POINTS)('(%d, %d) matches GDAL to a millimetre and round-trips', (lon, lat, x, y) => {
+  it.each(POINTS)('(%d, %d) matches GDAL to a millimetre', (lon, lat, x, y) => {
     const [px, py] = wgs84ToWebMercator(lon, lat);
     expect(Math.hypot(px - x, py - y)).toBeLessThan(0.001);
-    const [lon2, lat2] = webMercatorToWgs84(px, py);
-    expect(groundDistanceM(lon, lat, lon2, lat2)).toBeLessThan(1e-6);
   });
 
-  it('rejects latitudes Web Mercator cannot represent and coordinates beyond the square world', () => {
+  it('rejects latitudes Web Mercator cannot represent', () => {
     expect(() => wgs84ToWebMercator(0, 89)).toThrow(ValidationError);
-    expect(() => webMercatorToWgs84(2.1e7, 0)).toThrow(ValidationError);
     expect(wgs84ToWebMercator(180, 0)[0]).toBeCloseTo(20037508.342789244, 3);
   });
 });
@@ -124,7 +120,6 @@ describe('input validation', () => {
   it('rejects non-finite projected coordinates', () => {
     expect(() => lambert72ToWgs84(Number.NaN, 0)).toThrow(ValidationError);
     expect(() => lambert72ToWgs84(0, Number.POSITIVE_INFINITY)).toThrow(ValidationError);
-    expect(() => webMercatorToWgs84(Number.NaN, 0)).toThrow(ValidationError);
   });
 
   it('rejects non-numbers that slip past the type system', () => {

@@ -3,7 +3,6 @@ import {
   bboxContains,
   bboxOf,
   classifyRing,
-  isClosedRing,
   multiPolygonBBox,
   pointInMultiPolygon,
   pointInPolygon,
@@ -130,11 +129,5 @@ describe('bbox, area and closure helpers', () => {
     expect(ringArea(HOLE)).toBe(-4);
     expect(ringArea(U_SHAPE)).toBe(100 - 4 * 7);
     expect(ringArea([[0, 0], [1, 1]])).toBe(0);
-  });
-
-  it('recognises closed rings', () => {
-    expect(isClosedRing(SQUARE)).toBe(true);
-    expect(isClosedRing(U_SHAPE)).toBe(false);
-    expect(isClosedRing([[0, 0], [1, 0], [0, 0]])).toBe(false);
   });
 });

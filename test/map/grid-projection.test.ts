@@ -7,12 +7,23 @@ import proj4 from 'proj4';
 import { describe, expect, it } from 'vitest';
 import { WEB_MERCATOR_PROJ4 } from '../../src/geo/crs.js';
 import { LAMBERT72_PROJ4 } from '../../src/geo/lambert72.js';
-import { cellWindow, cornerXY, gridFootprint, projectCorners } from '../../src/map/grid-projection.js';
+import { cellWindow, cornerLattice, cornerXY, gridFootprint, latticeCorner } from '../../src/map/grid-projection.js';
 import { inRange, tileBox, tilesCovering, tileSpan, WORLD_M } from '../../src/map/web-mercator-tiles.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 
 const toMercator = proj4(LAMBERT72_PROJ4, WEB_MERCATOR_PROJ4);
 const GRID: GridGeometry = { crs_epsg: 31370, resolution_m: 10, nx: 160, ny: 120, x0: 148085, y0: 171115 };
+
+/** EPSG:3857 positions of every corner as the tiles interpolate them: x, y pairs, row-major over (ny + 1) × (nx + 1). */
+function projectCorners(grid: GridGeometry): Float64Array {
+  const { nx, ny } = grid;
+  const l = cornerLattice(grid);
+  const out = new Float64Array((ny + 1) * (nx + 1) * 2);
+  for (let r = 0; r <= ny; r++) {
+    for (let c = 0; c <= nx; c++) latticeCorner(l, r, c, out, (r * (nx + 1) + c) * 2);
+  }
+  return out;
+}
 
 describe('projectCorners', () => {
   it('agrees with exact projection within a millimetre at every corner checked', () => {

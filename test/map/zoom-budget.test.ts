@@ -11,7 +11,7 @@ import { gridFootprint } from '../../src/map/grid-projection.js';
 import { renderTile } from '../../src/map/tile-drawing.js';
 import { tileBlocks } from '../../src/map/tile-frame.js';
 import {
-  MAX_TILE_SPAN_CELLS, TILE_EXTENT, tileSpanCells, tilesCovering, WORLD_M, zoomRange,
+  MAX_TILE_SPAN_CELLS, TILE_EXTENT, tileSpan, tilesCovering, WORLD_M, zoomRange,
 } from '../../src/map/web-mercator-tiles.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 import { decodeLayer } from './support/tile-check.js';
@@ -25,9 +25,9 @@ describe('the zoom range at 1 m and city extent', () => {
   it('starts four zooms below maxzoom, where a tile spans at most 1,024 cells per side', () => {
     expect(zooms.maxzoom).toBe(19);
     expect(zooms.minzoom).toBe(zooms.maxzoom - 4);
-    expect(tileSpanCells(zooms.minzoom, cellM)).toBeLessThanOrEqual(MAX_TILE_SPAN_CELLS);
+    expect(tileSpan(zooms.minzoom) / cellM).toBeLessThanOrEqual(MAX_TILE_SPAN_CELLS);
     // One zoom further out a tile would span more, and the extent alone (the old rule) would have allowed zoom 9.
-    expect(tileSpanCells(zooms.minzoom - 1, cellM)).toBeGreaterThan(MAX_TILE_SPAN_CELLS);
+    expect(tileSpan(zooms.minzoom - 1) / cellM).toBeGreaterThan(MAX_TILE_SPAN_CELLS);
     expect(Math.floor(Math.log2(WORLD_M / Math.max(box.maxX - box.minX, box.maxY - box.minY))) - 1).toBe(9);
   });
 

@@ -3,12 +3,13 @@
  * Brussels street-level dataset, every tile with the preset's cell features.
  */
 import { describe, expect, it } from 'vitest';
-import { ZONE_LATTICE_M } from '../../src/cities/zones.js';
 import { ValidationError } from '../../src/errors.js';
 import { generationPlans, planFeatures, planGrid } from '../../src/model/generate.js';
 import { presetPlans } from '../../src/model/presets.js';
 import { SCALED_DATASET, scaledPlan, scaleTiling } from '../../src/model/scaled-plans.js';
 
+/** The lattice every zone corner lies on, metres. */
+const ZONE_LATTICE_M = 40;
 const area = (r: { xmin: number; ymin: number; xmax: number; ymax: number }) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
 
 describe('scaleTiling', () => {

@@ -27,7 +27,7 @@ export interface ReportsOptions {
 }
 
 /** The status URL of a job (root-relative, as the spec has links). */
-export function statusUrl(id: string): string {
+function statusUrl(id: string): string {
   return `/v1/reports/${id}`;
 }
 
