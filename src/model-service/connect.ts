@@ -47,9 +47,9 @@ export async function connectModelService(options: ConnectOptions): Promise<Mode
   const embedded = options.url === undefined
     ? await startModelService({
       dataDir: options.dataDir, host: '127.0.0.1', port: 0, seed: options.seed ?? DEFAULT_MODEL_SEED, now: () => options.clock.now(),
-      ...(options.damage ? { damage: options.damage } : {}),
-      ...(options.chunkCacheBytes !== undefined ? { chunkCacheBytes: options.chunkCacheBytes } : {}),
-      ...(options.sliceCacheBytes !== undefined ? { sliceCacheBytes: options.sliceCacheBytes } : {}),
+      damage: options.damage,
+      chunkCacheBytes: options.chunkCacheBytes,
+      sliceCacheBytes: options.sliceCacheBytes,
     })
     : undefined;
   const url = embedded?.url ?? options.url!;

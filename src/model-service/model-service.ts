@@ -28,15 +28,15 @@ export interface ModelServiceOptions {
   /** Datasets found damaged when opening: not served; requests for them answer their error. */
   readonly damaged?: readonly DamagedDataError[];
   /** Where damage found while serving is recorded and logged once (shared with the API when embedded). */
-  readonly damage?: DamageRegistry;
+  readonly damage?: DamageRegistry | undefined;
   /** Seed of the perturbation; the same seed, data and clock give the same feed. */
   readonly seed: number;
   /** The time, epoch ms (`Date.now` by default); tests pin it. */
   readonly now?: () => number;
   /** Budget of the decoded-chunk cache, bytes (default 256 MiB). */
-  readonly chunkCacheBytes?: number;
+  readonly chunkCacheBytes?: number | undefined;
   /** Budget of the hourly slice cache, bytes (default 64 MiB). */
-  readonly sliceCacheBytes?: number;
+  readonly sliceCacheBytes?: number | undefined;
 }
 
 /** Location parameters of a records request. */

@@ -35,7 +35,7 @@ export interface ReportTaskRuntimeDeps {
   readonly compute: PlannedCompute;
   /** The worker's id (flight claims, lease owners). */
   readonly workerId: string;
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
 }
 
 /** The `report` handler of a worker and what to close when the worker stops. */
@@ -48,7 +48,7 @@ export interface ReportTaskRuntime {
 /** The `report` kind for a worker's handler registry (`startWorkerNode`'s `kinds`), closed when the worker stops. */
 export function reportTaskKinds(config: Config, logger?: Logger): TaskKindsFactory {
   return (parts) => {
-    const runtime = createReportTaskRuntime({ config, link: parts.link, compute: parts.compute, workerId: parts.workerId, ...(logger ? { logger } : {}) });
+    const runtime = createReportTaskRuntime({ config, link: parts.link, compute: parts.compute, workerId: parts.workerId, logger });
     parts.onStop(() => runtime.close());
     return new Map([[REPORT_TASK_KIND, runtime.handler]]);
   };

@@ -44,11 +44,11 @@ export function historicalService(config: Config, backends: Pick<NodeBackends, '
     backend: backends.compute,
     geocoder: parts.geocoder,
     cache: new MemoryStatsCache(backends.statsCache, cacheBudgets(config).statistics),
-    ...(backends.flights !== undefined ? { flights: backends.flights } : {}),
+    flights: backends.flights,
     clock: parts.clock,
     timeoutMs: config.upstreamTimeoutMs,
     computeVersion: computeVersion(config),
     logger: parts.logger,
-    ...(parts.damage !== undefined ? { damage: parts.damage } : {}),
+    damage: parts.damage,
   });
 }

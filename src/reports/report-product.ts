@@ -66,12 +66,12 @@ export function createReportProduct(deps: ReportProductDeps): ReportProduct {
     ...(deps.renderWorker !== undefined ? { filename: deps.renderWorker } : {}),
   });
   const driver = deps.driver(renderer);
-  const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: REPORT_SWEEP_INTERVAL_MS, ...(logger ? { logger } : {}) });
-  const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: deps.pdfWaitMs, ...(logger ? { logger } : {}) });
+  const sweeper = new RetentionSweeper({ retention: store, files, clock, intervalMs: REPORT_SWEEP_INTERVAL_MS, logger });
+  const pdf = new ReportPdf({ jobs: store, files, renderer, clock, waitMs: deps.pdfWaitMs, logger });
   const admissions = new ReportAdmissions({
     admission: store, jobs: store, geocoder: deps.geocoder, clock, limits: deps.limits,
     onQueued: (job) => driver.accepted(job),
-    ...(logger ? { logger } : {}),
+    logger,
   });
   const service = new ReportService({ admissions, jobs: store, files, pdf, clock });
   let closing: Promise<void> | undefined;

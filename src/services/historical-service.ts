@@ -58,12 +58,12 @@ export interface HistoricalServiceDeps {
   /** Where failures of background work are reported: errors only. */
   readonly logger?: Pick<Logger, 'error'>;
   /** Where damaged data met by a computation are recorded (and logged once per problem, not per request). */
-  readonly damage?: DamageRegistry;
+  readonly damage?: DamageRegistry | undefined;
   /**
    * How identical computations are shared: within this process by default; a cluster shares them across API nodes
    * (the claimant's `work` stores its result in the shared cache, where the others read it).
    */
-  readonly flights?: FlightGroup<CachedStats>;
+  readonly flights?: FlightGroup<CachedStats> | undefined;
 }
 
 /** Codes a back end may raise that are about the request, not the back end; everything else is an upstream error. */

@@ -102,7 +102,7 @@ export function createReportContentSource(deps: ReportContentDeps): ReportConten
       const sampleWithin = async (radius: number | undefined): Promise<[HistoricalResult, SurroundingsGrid]> => {
         const statsRequest = statsRequestAt({ lat: request.lat, lon: request.lon, coverage }, radius);
         const [stats, grid] = await Promise.allSettled([
-          raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, ...(radius !== undefined ? { radius } : {}) }, scope), signal),
+          raceSignal(deps.historical.stats({ lat: request.lat, lon: request.lon, radius }, scope), signal),
           grids.grid(statsRequest, signal),
         ]);
         if (stats.status === 'rejected') throw stats.reason;

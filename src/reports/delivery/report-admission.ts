@@ -35,7 +35,7 @@ export interface ReportAdmissionDeps {
   readonly limits: DefaultLimits;
   /** Told about every new job (the runner claims it when a slot is free, or it is queued as a task). */
   readonly onQueued: (job: ReportJob) => void;
-  readonly logger?: Pick<Logger, 'error'>;
+  readonly logger?: Pick<Logger, 'error'> | undefined;
 }
 
 /** An accepted request: its job, and whether an earlier request with the same idempotency key made it. */

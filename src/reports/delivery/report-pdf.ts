@@ -19,7 +19,7 @@ export interface ReportPdfDeps {
   readonly clock: Clock;
   /** How long a status poll waits for a PDF render it started or joined, ms (0: it never waits). */
   readonly waitMs: number;
-  readonly logger?: Pick<Logger, 'error'>;
+  readonly logger?: Pick<Logger, 'error'> | undefined;
 }
 
 /** Starts, joins and waits for PDF renders; one per process. */

@@ -157,7 +157,7 @@ export class JobRunner implements JobDriver {
           this.#o.logger?.info({ jobId: job.id, attempts: job.attempts }, 'report job completed');
         }
       } catch (err) {
-        await settleFailure({ transitions: this.#o.queue, policy: this.#o, clock: this.#o.clock, ...(this.#o.logger ? { logger: this.#o.logger } : {}) },
+        await settleFailure({ transitions: this.#o.queue, policy: this.#o, clock: this.#o.clock, logger: this.#o.logger },
           job, err, controller.signal.aborted);
       }
     })().finally(() => {
@@ -182,7 +182,7 @@ export interface FailureDeps {
   readonly transitions: JobTransitions;
   readonly policy: RetryPolicy;
   readonly clock: Clock;
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
 }
 
 /**

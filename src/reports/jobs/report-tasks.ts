@@ -137,7 +137,7 @@ export function createReportTaskHandler(deps: ReportTaskDeps): TaskHandler {
       // A runner that lost its lease leaves the job to its new runner; otherwise decide as a single process would.
       if (lost) return NOTHING;
       try {
-        await settleFailure({ transitions, policy: deps.policy, clock, ...(deps.logger ? { logger: deps.logger } : {}) }, job, err, controller.signal.aborted);
+        await settleFailure({ transitions, policy: deps.policy, clock, logger: deps.logger }, job, err, controller.signal.aborted);
       } catch (failure) {
         throw handBack(failure);
       }

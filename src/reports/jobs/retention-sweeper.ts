@@ -21,7 +21,7 @@ export interface RetentionSweeperOptions {
   readonly clock: Clock;
   /** Time between sweeps, ms. */
   readonly intervalMs: number;
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
 }
 
 /** Deletes expired report files on a timer; one per process. */
