@@ -16,6 +16,15 @@ export const AREA_BODY_LIMIT_BYTES = 1024 * 1024;
 export const AREA_SYNC_CELL_LIMIT = 100_000;
 
 /**
+ * Grid cells the features of one asynchronous job (`POST /v1/historical/jobs`) may touch together: a city's whole
+ * extent (the demo zone holds 307,200 cells at 10 m; Brussels' 161 km² are 1.6 million at 10 m).
+ */
+export const AREA_JOB_CELL_LIMIT = 4_000_000;
+
+/** A feature's bounding box in a job may span at most this many cells (the job's own bounding-box limit). */
+export const AREA_JOB_BBOX_CELLS = 4 * AREA_JOB_CELL_LIMIT;
+
+/**
  * A feature's bounding box may span at most this many times the synchronous cell limit: checked before the exact
  * coverage is computed, so a thin diagonal polygon across a city is refused before its clipping starts.
  */

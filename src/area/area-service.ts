@@ -7,7 +7,7 @@
  */
 import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
 import { ForbiddenError, ProductUnavailableError, ServiceError, UpstreamError, UpstreamTimeoutError, ValidationError, DamagedDataError } from '../errors.js';
-import { readAreaBody, type AreaCrs } from '../geo/geojson-polygons.js';
+import { readAreaBody, type AreaBody, type AreaCrs } from '../geo/geojson-polygons.js';
 import type { MultiPolygonRings } from '../geo/polygon.js';
 import { checkCity, holdsMetric, type Entitlement } from '../keys/entitlement.js';
 import { computeDataset } from '../compute/datasets/dataset-cache.js';
@@ -15,7 +15,7 @@ import { checkCityMetrics } from '../services/historical-answer.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import {
-  AREA_BBOX_FACTOR, AREA_MAX_FEATURES, AREA_MAX_POSITIONS, AREA_SYNC_CELL_LIMIT, areaRequestUnits,
+  AREA_BBOX_FACTOR, AREA_JOB_CELL_LIMIT, AREA_MAX_FEATURES, AREA_MAX_POSITIONS, AREA_SYNC_CELL_LIMIT, areaRequestUnits,
 } from './area-limits.js';
 import { answeringCoverage, boundingCells, planAreaCells } from './area-plan.js';
 import { computeArea, type AreaBackend, type AreaResult, type PlannedFeature } from './compute-area.js';
@@ -83,15 +83,8 @@ export class AreaService {
    * `computeArea` (src/area/compute-area.ts), with a bounding-box limit of its own.
    */
   async plan(body: unknown, options: AreaOptions, key: Entitlement, bboxCellLimit = AREA_BBOX_FACTOR * AREA_SYNC_CELL_LIMIT): Promise<AreaPlan> {
-    const read = readAreaBody(body, { maxFeatures: AREA_MAX_FEATURES, maxPositions: AREA_MAX_POSITIONS });
-    const named = options.metrics === undefined ? undefined : STAT_METRICS.filter((m) => options.metrics!.includes(m));
-    const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
-    const missing = (named ?? []).filter((m) => !held.includes(m));
-    if (missing.length > 0) throw new ForbiddenError(`This API key does not hold the metric${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}.`);
-    if (named === undefined && held.length === 0) throw new ForbiddenError('This API key holds none of the metrics air, wind and thermal.');
+    const { read, named, held } = checkRequest(body, options, key);
     const minCoverage = options.minCoverage;
-    if (minCoverage !== undefined && !(minCoverage > 0 && minCoverage <= 1)) throw new ValidationError('min_coverage must be above 0 and at most 1.');
-
     const failed: AreaFeatureAnswer[] = [];
     const planned: PlannedFeature[] = [];
     for (const f of read.features) {
@@ -110,6 +103,19 @@ export class AreaService {
     return { kind: read.kind, crs: read.crs, planned, failed, cells };
   }
 
+  /**
+   * The request's own checks without planning any feature (what a job submission checks before the job is made): the
+   * body read (400), the metrics the key holds (403), `min_coverage` (400); a body of one geometry or Feature whose
+   * geometry is bad is refused with its problem (a FeatureCollection's bad features are their own rows). Returns the
+   * number of features.
+   */
+  check(body: unknown, options: AreaOptions, key: Entitlement): number {
+    const { read } = checkRequest(body, options, key);
+    const only = read.features[0];
+    if (read.kind === 'single' && only?.error !== undefined) throw only.error;
+    return read.features.length;
+  }
+
   /** Answers one request for `key`; `charge` counts its work against the rate limit once it is known, before any. */
   async answer(body: unknown, options: AreaOptions, key: Entitlement, charge: ChargeWork): Promise<AreaAnswer> {
     const plan = await this.plan(body, options, key);
@@ -117,19 +123,33 @@ export class AreaService {
     if (plan.cells > limit) {
       throw new ValidationError(
         `The area touches ${plan.cells} grid cells; at most ${limit} are answered synchronously. ` +
-          'Submit it as an asynchronous job (docs: Areas), or split it over requests.',
+          `Submit it as an asynchronous job: POST /v1/historical/jobs (up to ${AREA_JOB_CELL_LIMIT} cells), or split it over requests.`,
       );
     }
     const units = areaRequestUnits(plan.planned.map((p) => p.cells.touched));
     await charge(units);
+    const answers = await this.#withTimeout(this.compute(plan));
+    return { kind: plan.kind, crs: plan.crs, features: answers, cells: plan.cells, units };
+  }
+
+  /**
+   * Computes the planned features of `plan` (no time-out of its own: the route bounds it, a job has its signal) and
+   * answers every feature of the body in its order, a failed one with its error as a client sees it (an unexpected
+   * fault becomes an `UpstreamError`). `onFeature` is called as each planned feature is done.
+   */
+  async compute(plan: AreaPlan, signal?: AbortSignal, onFeature?: () => void): Promise<AreaFeatureAnswer[]> {
     const answers: AreaFeatureAnswer[] = [];
     for (const f of plan.failed) answers[f.index] = f;
-    const outcomes = await this.#withTimeout(computeArea(plan.planned, this.#deps.backend, this.#deps.dataDir));
+    const outcomes = await Promise.all(plan.planned.map(async (p) => {
+      const [outcome] = await computeArea([p], this.#deps.backend, this.#deps.dataDir, signal);
+      onFeature?.();
+      return outcome!;
+    }));
     for (const o of outcomes) {
       if (o.ok) answers[o.result.index] = { index: o.result.index, id: o.result.id, result: o.result };
       else answers[o.index] = { index: o.index, id: o.id, error: prefixed(this.#clientError(o.error), o.index, o.id) };
     }
-    return { kind: plan.kind, crs: plan.crs, features: answers, cells: plan.cells, units };
+    return answers;
   }
 
   /** Coverage, scope and cells of one valid feature; its errors are its own. */
@@ -152,7 +172,7 @@ export class AreaService {
     if (spanned > bboxCellLimit) {
       throw new ValidationError(
         `Its bounding box spans ${spanned} grid cells of '${coverage.dataset}'; at most ${bboxCellLimit} are planned synchronously. ` +
-          'Submit it as an asynchronous job (docs: Areas), or split it.',
+          'Submit it as an asynchronous job (POST /v1/historical/jobs), or split it.',
       );
     }
     const cells = planAreaCells(polygons, ds.reader.grid, ds.outdoor, minCoverage);
@@ -174,6 +194,19 @@ export class AreaService {
       work.then((v) => { cancel(); resolve(v); }, (e: unknown) => { cancel(); reject(e); });
     });
   }
+}
+
+/** The request-level checks of a body: read (400), metrics held (403), `min_coverage` in range (400). */
+function checkRequest(body: unknown, options: AreaOptions, key: Entitlement): { read: AreaBody; named: StatMetric[] | undefined; held: StatMetric[] } {
+  const read = readAreaBody(body, { maxFeatures: AREA_MAX_FEATURES, maxPositions: AREA_MAX_POSITIONS });
+  const named = options.metrics === undefined ? undefined : STAT_METRICS.filter((m) => options.metrics!.includes(m));
+  const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
+  const missing = (named ?? []).filter((m) => !held.includes(m));
+  if (missing.length > 0) throw new ForbiddenError(`This API key does not hold the metric${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}.`);
+  if (named === undefined && held.length === 0) throw new ForbiddenError('This API key holds none of the metrics air, wind and thermal.');
+  const minCoverage = options.minCoverage;
+  if (minCoverage !== undefined && !(minCoverage > 0 && minCoverage <= 1)) throw new ValidationError('min_coverage must be above 0 and at most 1.');
+  return { read, named, held };
 }
 
 /** The error with the feature named first (messages of the geometry reader already name it). */

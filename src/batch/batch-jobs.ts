@@ -10,7 +10,9 @@
  * resumes at the cost of reading them back, and it completes (and its files are written whole) once.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { areaJobRequest, isAreaJobRequest, type AreaJobRequest } from '../area/area-job-request.js';
+import type { AreaOptions, AreaService } from '../area/area-service.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { entitlementOf } from '../keys/entitlement.js';
 import type { JobDriver } from '../reports/jobs/job-driver.js';
@@ -80,11 +82,14 @@ export function batchWork(deps: BatchWorkDeps): JobWork {
   };
 }
 
-/** A batch job as its owner sees it. */
-export type BatchJobStatus =
-  | { readonly id: string; readonly status: 'processing'; readonly stage: 'queued' | 'running' | 'delivering'; readonly total: number; readonly done: number | undefined }
-  | { readonly id: string; readonly status: 'failed'; readonly detail: string; readonly total: number }
-  | { readonly id: string; readonly status: 'completed'; readonly total: number };
+/** The kinds of job `/historical/jobs` serves: a batch of locations, or an area (src/area/area-jobs.ts). */
+export type HistoricalJobKind = 'batch' | 'area';
+
+/** A job as its owner sees it; `total` counts its locations (batch) or features (area). */
+export type BatchJobStatus = { readonly id: string; readonly kind: HistoricalJobKind; readonly total: number } & (
+  | { readonly status: 'processing'; readonly stage: 'queued' | 'running' | 'delivering'; readonly done: number | undefined }
+  | { readonly status: 'failed'; readonly detail: string }
+  | { readonly status: 'completed' });
 
 /** What the service needs. */
 export interface BatchJobServiceDeps {
@@ -93,9 +98,11 @@ export interface BatchJobServiceDeps {
   readonly driver: JobDriver;
   readonly clock: Clock;
   readonly progress: BatchProgress;
+  /** Checks area bodies on submission; without it, area jobs are refused. */
+  readonly area?: AreaService;
 }
 
-/** Submits batch jobs and serves their status and files; one per process. */
+/** Submits batch and area jobs and serves their status and files; one per process. */
 export class BatchJobService {
   readonly #deps: BatchJobServiceDeps;
 
@@ -112,37 +119,53 @@ export class BatchJobService {
     return outcome.job;
   }
 
+  /**
+   * Checks an area body as the area route does before planning (400 body, 403 metrics), stores it as a queued job of
+   * `key` and hands it to the driver; the features are planned and computed by the job.
+   */
+  async submitArea(body: unknown, options: AreaOptions, key: ApiKeyRecord): Promise<{ job: ReportJob; features: number }> {
+    if (this.#deps.area === undefined) throw new ValidationError('This server computes no areas.');
+    const scope = entitlementOf(key);
+    const features = this.#deps.area.check(body, options, scope);
+    const request = areaJobRequest(body, options, features, key.id, scope);
+    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: key.id, request, nowMs: this.#deps.clock.now() });
+    if (outcome.kind !== 'created') throw new Error(`an area job was not created: ${outcome.kind}`);
+    this.#deps.driver.accepted(outcome.job);
+    return { job: outcome.job, features };
+  }
+
   /** The status of a batch job of `key`. */
   async status(id: string, key: ApiKeyRecord): Promise<BatchJobStatus> {
     const { job, request } = await this.#live(id, key);
-    const total = request.locations.length;
+    const kind: HistoricalJobKind = isAreaJobRequest(request) ? 'area' : 'batch';
+    const total = isAreaJobRequest(request) ? request.features : request.locations.length;
     switch (job.state) {
       case 'queued':
       case 'running':
       case 'delivering':
-        return { id, status: 'processing', stage: job.state, total, done: job.state === 'running' ? this.#deps.progress.done(id) : undefined };
+        return { id, kind, status: 'processing', stage: job.state, total, done: job.state === 'running' ? this.#deps.progress.done(id) : undefined };
       case 'failed':
-        return { id, status: 'failed', detail: job.detail ?? 'The batch job failed.', total };
+        return { id, kind, status: 'failed', detail: job.detail ?? `The ${kind} job failed.`, total };
       case 'completed':
-        return { id, status: 'completed', total };
+        return { id, kind, status: 'completed', total };
     }
   }
 
-  /** A result file of a completed batch job of `key`. */
-  async download(id: string, format: BatchFileFormat, key: ApiKeyRecord): Promise<OpenedReportFile> {
-    const { job } = await this.#live(id, key);
+  /** A result file of a completed job of `key`. */
+  async download(id: string, format: BatchFileFormat, key: ApiKeyRecord): Promise<{ file: OpenedReportFile; kind: HistoricalJobKind }> {
+    const { job, request } = await this.#live(id, key);
     if (job.state !== 'completed') {
-      throw new NotFoundError(job.state === 'failed' ? `The batch job ${quoteInput(id)} failed; it has no files.` : `The batch job ${quoteInput(id)} is not completed yet; poll its status.`);
+      throw new NotFoundError(job.state === 'failed' ? `The job ${quoteInput(id)} failed; it has no files.` : `The job ${quoteInput(id)} is not completed yet; poll its status.`);
     }
     const file = await this.#deps.files.open(id, format);
     if (file === undefined) throw expired(id);
-    return file;
+    return { file, kind: isAreaJobRequest(request) ? 'area' : 'batch' };
   }
 
   /** The batch job of `key` with this id, not past retention; NotFoundError otherwise. */
-  async #live(id: string, key: ApiKeyRecord): Promise<{ job: ReportJob; request: BatchJobRequest }> {
+  async #live(id: string, key: ApiKeyRecord): Promise<{ job: ReportJob; request: BatchJobRequest | AreaJobRequest }> {
     const job = await this.#deps.store.get(id);
-    if (job === undefined || job.keyId !== key.id || !isBatchJobRequest(job.request)) throw new NotFoundError(`There is no batch job ${quoteInput(id)}.`);
+    if (job === undefined || job.keyId !== key.id || !(isBatchJobRequest(job.request) || isAreaJobRequest(job.request))) throw new NotFoundError(`There is no job ${quoteInput(id)}.`);
     const finished = job.finishedMs;
     if (job.expiredMs !== undefined || (finished !== undefined && this.#deps.clock.now() >= finished + REPORT_RETENTION_MS)) throw expired(id);
     return { job, request: job.request };
@@ -150,5 +173,5 @@ export class BatchJobService {
 }
 
 function expired(id: string): NotFoundError {
-  return new NotFoundError(`The results of batch job ${quoteInput(id)} have expired: they are deleted 30 days after the job finished.`);
+  return new NotFoundError(`The results of job ${quoteInput(id)} have expired: they are deleted 30 days after the job finished.`);
 }

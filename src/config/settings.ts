@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { AREA_JOB_CELL_LIMIT, AREA_SYNC_CELL_LIMIT } from '../area/area-limits.js';
 import { geocoderChoice, type GeocoderChoice } from './geocoder-kind.js';
 import { httpUrl, integer, natsServers, oneOf, optional, printableText, secret, text, type Kind } from './kinds.js';
 
@@ -89,6 +90,10 @@ export const SETTINGS = {
   upstreamTimeoutMs: setting({
     env: 'SVC_UPSTREAM_TIMEOUT_MS', kind: integer(1, 3_600_000), default: 30_000,
     doc: 'how long a request waits for the compute back end before answering 504 (the work goes on)',
+  }),
+  areaSyncCells: setting({
+    env: 'SVC_AREA_SYNC_CELLS', kind: integer(1, AREA_JOB_CELL_LIMIT), default: AREA_SYNC_CELL_LIMIT,
+    doc: 'grid cells the features of one `POST /historical/area` may touch together; a larger area is refused (400) and goes to `POST /historical/jobs` ([area.md](area.md))',
   }),
   secretPerMin: setting({ env: 'SVC_RATE_SK_PER_MIN', kind: integer(1, 1_000_000), default: 600, doc: 'default requests per minute of secret keys' }),
   publishablePerMin: setting({

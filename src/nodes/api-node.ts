@@ -39,6 +39,8 @@ import type { JobTransitions } from '../reports/jobs/job-types.js';
 import type { ReportFileStore } from '../reports/jobs/report-files.js';
 import { historicalService } from './statistics.js';
 import { AreaService } from '../area/area-service.js';
+import { AREA_JOB_KIND } from '../area/area-job-request.js';
+import { areaWork } from '../area/area-jobs.js';
 
 
 /**
@@ -150,7 +152,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const historical = historicalService(config, backends, { geocoder, clock, logger, damage });
     // Computations still running (those whose clients timed out) settle and are cached before the back ends close.
     life.defer('statistics in flight', () => historical.drain());
-    const area = new AreaService({ backend: backends.compute, dataDir: config.dataDir, clock, timeoutMs: config.upstreamTimeoutMs, logger });
+    const area = new AreaService({ backend: backends.compute, dataDir: config.dataDir, cellLimit: config.areaSyncCells, clock, timeoutMs: config.upstreamTimeoutMs, logger });
     // Live and forecast data: the configured model service, or the embedded one over the data directory.
     const modelService = await connectModelService({
       url: config.modelServiceUrl, dataDir: config.dataDir, timeoutMs: config.modelServiceTimeoutMs, clock, damage,
@@ -165,13 +167,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
     const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
-    // Batches of locations share one work gate; their asynchronous jobs run beside reports on the same job machinery:
+    // Batches of locations share one work gate; their asynchronous jobs (and area jobs) run beside reports on the same job machinery:
     // in this process on the embedded default, on the workers in a cluster (the dispatcher queues every open job).
     const batch = defaultBatchService(historical);
     const batchProgress = new BatchProgress();
     const runsBatchJobs = backends.kind === 'embedded';
     const otherWork = (queue: JobTransitions, files: ReportFileStore) => ({
       [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress: batchProgress, describe: (err) => describeFailure(err, logger) }),
+      [AREA_JOB_KIND]: areaWork({ area, queue, files, clock, progress: batchProgress, describe: (err) => describeFailure(err, logger) }),
     });
     const reports = createReportProduct({
       store: backends.jobs,
@@ -197,7 +200,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),
     });
-    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress });
+    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress, area });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
       batch, batchJobs,

@@ -23,6 +23,9 @@ import { embeddedGeocoder } from './geocoders.js';
 import { natsBackends } from './nats-backends.js';
 import { historicalService } from './statistics.js';
 import { BATCH_JOB_KIND } from '../batch/batch-job-request.js';
+import { AREA_JOB_KIND } from '../area/area-job-request.js';
+import { areaWork } from '../area/area-jobs.js';
+import { AreaService } from '../area/area-service.js';
 import { BatchProgress, batchWork } from '../batch/batch-jobs.js';
 import { defaultBatchService } from './http-app.js';
 import { describeFailure } from './batch-failures.js';
@@ -72,9 +75,11 @@ function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime
   // embedded gazetteer.
   const historical = historicalService(config, backends, { geocoder: embeddedGeocoder(), clock, logger });
   const renderer = createRenderPool({ threads: config.reportRenderThreads });
-  // Batch jobs run here beside reports: their statistics go through the worker's pool and the shared cache.
+  // Batch and area jobs run here beside reports: their statistics go through the worker's pool and the shared cache.
   const batch = defaultBatchService(historical);
   const progress = new BatchProgress();
+  // Area jobs plan and compute here too, over the worker's compute back end and data directory.
+  const area = new AreaService({ backend: backends.compute, dataDir: config.dataDir, clock, timeoutMs: config.upstreamTimeoutMs, logger });
   const handler = createReportTaskHandler({
     store: backends.jobs,
     files: backends.files,
@@ -84,7 +89,10 @@ function createReportTaskRuntime(deps: ReportTaskRuntimeDeps): ReportTaskRuntime
     policy: { maxAttempts: config.reportMaxAttempts, backoffMs: REPORT_RETRY_BASE_MS, maxBackoffMs: REPORT_RETRY_MAX_MS },
     leaseMs: natsOf(config).ackWaitMs,
     logger,
-    otherWork: (queue, files) => ({ [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress, describe: (err) => describeFailure(err, logger) }) }),
+    otherWork: (queue, files) => ({
+      [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress, describe: (err) => describeFailure(err, logger) }),
+      [AREA_JOB_KIND]: areaWork({ area, queue, files, clock, progress, describe: (err) => describeFailure(err, logger) }),
+    }),
   });
   return {
     handler,

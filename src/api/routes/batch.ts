@@ -61,6 +61,8 @@ export const batchRoutes: FastifyPluginAsyncTypebox<BatchOptions> = async (app, 
   app.addHook('onRequest', app.keyGuard('historical'));
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Area jobs may be sent as GeoJSON's own media type (RFC 7946); parsed as JSON.
+  app.addContentTypeParser('application/geo+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   app.post(
     '/historical/batch',

@@ -4,8 +4,13 @@ import { BATCH_FILE_FORMATS } from '../../batch/batch-jobs.js';
 import { JOB_MAX_LOCATIONS } from '../../batch/batch-limits.js';
 import { stringEnum } from './common.js';
 import { BatchLocationSchema, BatchQuerySchema } from './batch.js';
+import { AreaQuerySchema } from './area.js';
 
-export { BatchQuerySchema as BatchJobQuerySchema };
+/** Query of `POST /historical/jobs`: the batch route's, and the area route's `min_coverage` (area jobs only). */
+export const BatchJobQuerySchema = Type.Object({
+  ...BatchQuerySchema.properties,
+  min_coverage: Type.Optional(AreaQuerySchema.properties.min_coverage),
+});
 
 /** The JSON body of `POST /historical/jobs`: as the batch route's, with up to 10,000 locations. */
 export const BatchJobBodySchema = Type.Object(
@@ -23,28 +28,33 @@ export const BatchJobParamsSchema = Type.Object({
 
 /** Query of the download endpoint. */
 export const BatchJobDownloadQuerySchema = Type.Object({
-  format: stringEnum(BATCH_FILE_FORMATS, { description: 'geojson (a FeatureCollection of points) or csv (one row per location).' }),
+  format: stringEnum(BATCH_FILE_FORMATS, { description: 'geojson (a FeatureCollection: points of locations, or the features of an area) or csv (one row per location or feature).' }),
 });
+
+const JobKindSchema = stringEnum(['batch', 'area'] as const, { description: 'batch: locations; area: a GeoJSON body.' });
 
 const links = Type.Object({ status: Type.String({ description: 'The status URL of the job.' }) });
 
 /** The 202 answer. */
 export const BatchJobAcceptedSchema = Type.Object({
   job_id: Type.String({ format: 'uuid' }),
+  kind: JobKindSchema,
   status: Type.Literal('processing'),
   stage: Type.Literal('queued'),
-  locations: Type.Integer({ description: 'Locations in the job.' }),
+  locations: Type.Optional(Type.Integer({ description: 'Locations in a batch job.' })),
+  features: Type.Optional(Type.Integer({ description: 'Features in an area job.' })),
   links,
 });
 
 /** The status document. */
 export const BatchJobStatusSchema = Type.Object({
   job_id: Type.String({ format: 'uuid' }),
+  kind: JobKindSchema,
   status: stringEnum(['processing', 'completed', 'failed'] as const),
   stage: Type.Optional(stringEnum(['queued', 'running', 'delivering'] as const, { description: 'While processing.' })),
   progress: Type.Object({
-    total: Type.Integer({ description: 'Locations in the job.' }),
-    done: Type.Optional(Type.Integer({ description: 'Locations answered so far by the attempt running (while running).' })),
+    total: Type.Integer({ description: 'Locations (batch) or features (area) in the job.' }),
+    done: Type.Optional(Type.Integer({ description: 'Locations or features answered so far by the attempt running (while running).' })),
   }),
   files: Type.Optional(Type.Object({
     geojson: Type.Object({ url: Type.String() }),

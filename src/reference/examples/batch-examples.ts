@@ -37,12 +37,13 @@ export const BATCH_EXAMPLE = (docsUrl: string): Static<typeof BatchAnswerSchema>
 
 /** `POST /v1/historical/jobs` with `BATCH_BODY_EXAMPLE`. */
 export const BATCH_JOB_ACCEPTED_EXAMPLE: Static<typeof BatchJobAcceptedSchema> = {
-  job_id: BATCH_JOB_EXAMPLE_ID, status: 'processing', stage: 'queued', locations: 2, links: { status: `/v1/historical/jobs/${BATCH_JOB_EXAMPLE_ID}` },
+  job_id: BATCH_JOB_EXAMPLE_ID, kind: 'batch', status: 'processing', stage: 'queued', locations: 2, links: { status: `/v1/historical/jobs/${BATCH_JOB_EXAMPLE_ID}` },
 };
 
 /** `GET /v1/historical/jobs/{job_id}` once the job is completed. */
 export const BATCH_JOB_STATUS_EXAMPLE: Static<typeof BatchJobStatusSchema> = {
   job_id: BATCH_JOB_EXAMPLE_ID,
+  kind: 'batch',
   status: 'completed',
   progress: { total: 2, done: 2 },
   files: {
