@@ -12,16 +12,19 @@
  * written whole, and the job completes once.
  */
 import { ValidationError } from '../errors.js';
-import type { BatchProgress } from '../batch/batch-jobs.js';
+import type { BatchJobService, BatchProgress, JobKindView } from '../batch/batch-jobs.js';
+import type { ApiKeyRecord } from '../keys/key-types.js';
+import { entitlementOf } from '../keys/entitlement.js';
+import type { ReportJob } from '../reports/jobs/job-types.js';
 import type { DescribeFailure } from '../batch/batch-files.js';
 import type { JobWork } from '../reports/jobs/job-runner.js';
 import type { JobTransitions } from '../reports/jobs/job-types.js';
 import type { ReportFileStore } from '../reports/jobs/report-files.js';
 import type { Clock } from '../util/clock.js';
 import { areaCsvFile, areaGeoJson } from './area-files.js';
-import { areaOptionsOf, isAreaJobRequest } from './area-job-request.js';
+import { AREA_JOB_KIND, areaJobRequest, areaOptionsOf, isAreaJobRequest } from './area-job-request.js';
 import { AREA_JOB_BBOX_CELLS, AREA_JOB_CELL_LIMIT } from './area-limits.js';
-import type { AreaService } from './area-service.js';
+import type { AreaOptions, AreaService } from './area-service.js';
 
 /** Error codes of a feature that make the attempt fail (and the runner retry) rather than become a row. */
 const TRANSIENT = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable']);
@@ -62,4 +65,24 @@ export function areaWork(deps: AreaWorkDeps): JobWork {
       progress.clear(job.id);
     }
   };
+}
+
+/** How the jobs service knows area jobs (their kind, their features as the progress total). */
+export const AREA_JOB_VIEW: JobKindView = {
+  kind: AREA_JOB_KIND,
+  owns: isAreaJobRequest,
+  total: (request) => (isAreaJobRequest(request) ? request.features : 0),
+};
+
+/**
+ * Submits an area job for `key`: the body checked as the area route checks it before planning (400 body, 403
+ * metrics), stored as a queued job; its features are planned and computed by the job.
+ */
+export async function submitAreaJob(
+  area: AreaService, jobs: BatchJobService, body: unknown, options: AreaOptions, key: ApiKeyRecord,
+): Promise<{ job: ReportJob; features: number }> {
+  const scope = entitlementOf(key);
+  const features = area.check(body, options, scope);
+  const job = await jobs.submitRequest(areaJobRequest(body, options, features, key.id, scope));
+  return { job, features };
 }

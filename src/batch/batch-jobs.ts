@@ -10,21 +10,19 @@
  * resumes at the cost of reading them back, and it completes (and its files are written whole) once.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { areaJobRequest, isAreaJobRequest, type AreaJobRequest } from '../area/area-job-request.js';
-import type { AreaOptions, AreaService } from '../area/area-service.js';
+import { NotFoundError } from '../errors.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { entitlementOf } from '../keys/entitlement.js';
 import type { JobDriver } from '../reports/jobs/job-driver.js';
 import type { JobWork } from '../reports/jobs/job-runner.js';
-import type { JobTransitions, ReportJob, ReportJobBackend } from '../reports/jobs/job-types.js';
+import type { JobTransitions, KindedJobRequest, ReportJob, ReportJobBackend } from '../reports/jobs/job-types.js';
 import type { OpenedReportFile, ReportFileStore } from '../reports/jobs/report-files.js';
 import { REPORT_RETENTION_MS } from '../reports/retention.js';
 import type { Clock } from '../util/clock.js';
 import { quoteInput } from '../util/quote-input.js';
 import { batchCsvFile, batchGeoJson, type DescribeFailure } from './batch-files.js';
 import type { BatchInput } from './batch-input.js';
-import { batchJobRequest, batchOf, isBatchJobRequest, type BatchJobRequest } from './batch-job-request.js';
+import { batchJobRequest, batchOf, isBatchJobRequest } from './batch-job-request.js';
 import type { BatchService } from './batch-service.js';
 
 /** The result formats of a batch job. */
@@ -85,6 +83,14 @@ export function batchWork(deps: BatchWorkDeps): JobWork {
 /** The kinds of job `/historical/jobs` serves: a batch of locations, or an area (src/area/area-jobs.ts). */
 export type HistoricalJobKind = 'batch' | 'area';
 
+/** Another kind of job this service serves beside batches: how to know its stored requests and count their items. */
+export interface JobKindView {
+  readonly kind: HistoricalJobKind;
+  owns(request: unknown): boolean;
+  /** Items of the job (the status's `progress.total`). */
+  total(request: unknown): number;
+}
+
 /** A job as its owner sees it; `total` counts its locations (batch) or features (area). */
 export type BatchJobStatus = { readonly id: string; readonly kind: HistoricalJobKind; readonly total: number } & (
   | { readonly status: 'processing'; readonly stage: 'queued' | 'running' | 'delivering'; readonly done: number | undefined }
@@ -98,8 +104,8 @@ export interface BatchJobServiceDeps {
   readonly driver: JobDriver;
   readonly clock: Clock;
   readonly progress: BatchProgress;
-  /** Checks area bodies on submission; without it, area jobs are refused. */
-  readonly area?: AreaService;
+  /** Other kinds of job served beside batches (area jobs: src/area/area-jobs.ts). */
+  readonly others?: readonly JobKindView[];
 }
 
 /** Submits batch and area jobs and serves their status and files; one per process. */
@@ -119,26 +125,17 @@ export class BatchJobService {
     return outcome.job;
   }
 
-  /**
-   * Checks an area body as the area route does before planning (400 body, 403 metrics), stores it as a queued job of
-   * `key` and hands it to the driver; the features are planned and computed by the job.
-   */
-  async submitArea(body: unknown, options: AreaOptions, key: ApiKeyRecord): Promise<{ job: ReportJob; features: number }> {
-    if (this.#deps.area === undefined) throw new ValidationError('This server computes no areas.');
-    const scope = entitlementOf(key);
-    const features = this.#deps.area.check(body, options, scope);
-    const request = areaJobRequest(body, options, features, key.id, scope);
-    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: key.id, request, nowMs: this.#deps.clock.now() });
-    if (outcome.kind !== 'created') throw new Error(`an area job was not created: ${outcome.kind}`);
+  /** Stores a checked request of another kind (one of `others`) as a queued job of its owner and hands it to the driver. */
+  async submitRequest(request: KindedJobRequest): Promise<ReportJob> {
+    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: request.keyId, request, nowMs: this.#deps.clock.now() });
+    if (outcome.kind !== 'created') throw new Error(`a ${request.kind} job was not created: ${outcome.kind}`);
     this.#deps.driver.accepted(outcome.job);
-    return { job: outcome.job, features };
+    return outcome.job;
   }
 
   /** The status of a batch job of `key`. */
   async status(id: string, key: ApiKeyRecord): Promise<BatchJobStatus> {
-    const { job, request } = await this.#live(id, key);
-    const kind: HistoricalJobKind = isAreaJobRequest(request) ? 'area' : 'batch';
-    const total = isAreaJobRequest(request) ? request.features : request.locations.length;
+    const { job, kind, total } = await this.#live(id, key);
     switch (job.state) {
       case 'queued':
       case 'running':
@@ -153,22 +150,24 @@ export class BatchJobService {
 
   /** A result file of a completed job of `key`. */
   async download(id: string, format: BatchFileFormat, key: ApiKeyRecord): Promise<{ file: OpenedReportFile; kind: HistoricalJobKind }> {
-    const { job, request } = await this.#live(id, key);
+    const { job, kind } = await this.#live(id, key);
     if (job.state !== 'completed') {
       throw new NotFoundError(job.state === 'failed' ? `The job ${quoteInput(id)} failed; it has no files.` : `The job ${quoteInput(id)} is not completed yet; poll its status.`);
     }
     const file = await this.#deps.files.open(id, format);
     if (file === undefined) throw expired(id);
-    return { file, kind: isAreaJobRequest(request) ? 'area' : 'batch' };
+    return { file, kind };
   }
 
   /** The batch job of `key` with this id, not past retention; NotFoundError otherwise. */
-  async #live(id: string, key: ApiKeyRecord): Promise<{ job: ReportJob; request: BatchJobRequest | AreaJobRequest }> {
+  async #live(id: string, key: ApiKeyRecord): Promise<{ job: ReportJob; kind: HistoricalJobKind; total: number }> {
     const job = await this.#deps.store.get(id);
-    if (job === undefined || job.keyId !== key.id || !(isBatchJobRequest(job.request) || isAreaJobRequest(job.request))) throw new NotFoundError(`There is no job ${quoteInput(id)}.`);
+    const other = job === undefined ? undefined : this.#deps.others?.find((o) => o.owns(job.request));
+    const view = job !== undefined && isBatchJobRequest(job.request) ? { kind: 'batch' as const, total: job.request.locations.length } : other && job && { kind: other.kind, total: other.total(job.request) };
+    if (job === undefined || job.keyId !== key.id || view === undefined) throw new NotFoundError(`There is no job ${quoteInput(id)}.`);
     const finished = job.finishedMs;
     if (job.expiredMs !== undefined || (finished !== undefined && this.#deps.clock.now() >= finished + REPORT_RETENTION_MS)) throw expired(id);
-    return { job, request: job.request };
+    return { job, ...view };
   }
 }
 

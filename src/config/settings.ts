@@ -9,7 +9,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { AREA_JOB_CELL_LIMIT, AREA_SYNC_CELL_LIMIT } from '../area/area-limits.js';
 import { geocoderChoice, type GeocoderChoice } from './geocoder-kind.js';
 import { httpUrl, integer, natsServers, oneOf, optional, printableText, secret, text, type Kind } from './kinds.js';
 
@@ -92,7 +91,7 @@ export const SETTINGS = {
     doc: 'how long a request waits for the compute back end before answering 504 (the work goes on)',
   }),
   areaSyncCells: setting({
-    env: 'SVC_AREA_SYNC_CELLS', kind: integer(1, AREA_JOB_CELL_LIMIT), default: AREA_SYNC_CELL_LIMIT,
+    env: 'SVC_AREA_SYNC_CELLS', kind: integer(1, 4_000_000), default: 100_000, // AREA_JOB_CELL_LIMIT, AREA_SYNC_CELL_LIMIT (src/area/area-limits.ts; test/area/area-service.test.ts holds them equal)
     doc: 'grid cells the features of one `POST /historical/area` may touch together; a larger area is refused (400) and goes to `POST /historical/jobs` ([area.md](area.md))',
   }),
   secretPerMin: setting({ env: 'SVC_RATE_SK_PER_MIN', kind: integer(1, 1_000_000), default: 600, doc: 'default requests per minute of secret keys' }),

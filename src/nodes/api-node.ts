@@ -40,7 +40,7 @@ import type { ReportFileStore } from '../reports/jobs/report-files.js';
 import { historicalService } from './statistics.js';
 import { AreaService } from '../area/area-service.js';
 import { AREA_JOB_KIND } from '../area/area-job-request.js';
-import { areaWork } from '../area/area-jobs.js';
+import { AREA_JOB_VIEW, areaWork } from '../area/area-jobs.js';
 
 
 /**
@@ -200,7 +200,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),
     });
-    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress, area });
+    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress, others: [AREA_JOB_VIEW] });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
       batch, batchJobs,

@@ -189,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await v1.register(batchRoutes, {
         batch: deps.batch ?? defaultBatchService(deps.historical), limiter, clock, limits: config.limits,
         ...(deps.batchJobs ? { jobs: deps.batchJobs } : {}),
+        ...(deps.area ? { area: deps.area } : {}),
       });
       if (deps.live !== undefined) await v1.register(liveRoutes, { live: deps.live });
       if (deps.reports !== undefined) await v1.register(reportsRoutes, { reports: deps.reports });

@@ -3,7 +3,9 @@
  * any work or charge), the work charged, the key's scope per feature and the plan an asynchronous job would compute.
  */
 import { describe, expect, it } from 'vitest';
+import { AREA_JOB_CELL_LIMIT, AREA_SYNC_CELL_LIMIT } from '../../src/area/area-limits.js';
 import { AreaService } from '../../src/area/area-service.js';
+import { loadConfig } from '../../src/config.js';
 import { STAT_METRICS } from '../../src/cities/city-types.js';
 import type { Entitlement } from '../../src/keys/entitlement.js';
 import { FIXTURE_DATA_DIR } from '../helpers/fixture-paths.js';
@@ -46,5 +48,13 @@ describe('AreaService', () => {
     ] }, {}, scoped);
     expect(plan.failed.map((f) => ['error' in f && f.error.code, f.id])).toEqual([['forbidden', 'brussels']]);
     expect(plan.planned.map((p) => [p.id, p.dataset, p.held])).toEqual([['namur', 'belgium_lowres', STAT_METRICS]]);
+  });
+});
+
+describe('the synchronous cell limit setting', () => {
+  it('defaults to AREA_SYNC_CELL_LIMIT and tops at AREA_JOB_CELL_LIMIT (SVC_AREA_SYNC_CELLS)', () => {
+    expect(loadConfig({}, {}).areaSyncCells).toBe(AREA_SYNC_CELL_LIMIT);
+    expect(loadConfig({ SVC_AREA_SYNC_CELLS: String(AREA_JOB_CELL_LIMIT) }, {}).areaSyncCells).toBe(AREA_JOB_CELL_LIMIT);
+    expect(() => loadConfig({ SVC_AREA_SYNC_CELLS: String(AREA_JOB_CELL_LIMIT + 1) }, {})).toThrow(/SVC_AREA_SYNC_CELLS/);
   });
 });

@@ -11,6 +11,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { BatchJobService, BatchJobStatus } from '../../batch/batch-jobs.js';
 import { Type } from 'typebox';
 import { AREA_JOB_CELL_LIMIT } from '../../area/area-limits.js';
+import { submitAreaJob } from '../../area/area-jobs.js';
+import type { AreaService } from '../../area/area-service.js';
 import { readMetrics } from '../../batch/batch-input.js';
 import { JOB_BODY_LIMIT_BYTES, JOB_MAX_LOCATIONS } from '../../batch/batch-limits.js';
 import { ValidationError } from '../../errors.js';
@@ -26,10 +28,12 @@ export interface BatchJobsOptions {
   readonly jobs: BatchJobService;
   readonly validatorCompiler: FastifySchemaCompiler<unknown>;
   readonly readBody: (body: unknown, contentType: string | undefined, metrics: string | undefined) => Parameters<BatchJobService['submit']>[0];
+  /** Area jobs; without it, a GeoJSON body is refused. */
+  readonly area?: AreaService;
 }
 
 /** Whether a job body is an area (GeoJSON) rather than a batch of locations. */
-export function isAreaJobBody(body: unknown, contentType: string | undefined): boolean {
+function isAreaJobBody(body: unknown, contentType: string | undefined): boolean {
   if ((contentType ?? '').toLowerCase().startsWith('application/geo+json')) return true;
   return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'type');
 }
@@ -93,7 +97,8 @@ export const batchJobRoutes: FastifyPluginAsyncTypebox<BatchJobsOptions> = async
     const contentType = request.headers['content-type'];
     const { metrics, min_coverage: minCoverage } = request.query;
     if (isAreaJobBody(request.body, contentType)) {
-      const { job, features } = await options.jobs.submitArea(request.body, { metrics: readMetrics(metrics), minCoverage }, request.apiKey!);
+      if (options.area === undefined) throw new ValidationError('This server computes no areas; send a batch of locations.');
+      const { job, features } = await submitAreaJob(options.area, options.jobs, request.body, { metrics: readMetrics(metrics), minCoverage }, request.apiKey!);
       const url = batchJobUrl(job.id);
       reply.code(202).header('location', url).header('cache-control', 'no-store');
       return { job_id: job.id, kind: 'area' as const, status: 'processing' as const, stage: 'queued' as const, features, links: { status: url } };

@@ -10,6 +10,7 @@ import { readCsvBatch, readJsonBatch, readMetrics, type BatchInput } from '../..
 import { CSV_MAX_COLUMNS, CSV_MAX_ROW_CHARS, JOB_MAX_LOCATIONS, SYNC_BODY_LIMIT_BYTES, SYNC_MAX_LOCATIONS } from '../../batch/batch-limits.js';
 import type { BatchService } from '../../batch/batch-service.js';
 import type { BatchJobService } from '../../batch/batch-jobs.js';
+import type { AreaService } from '../../area/area-service.js';
 import { batchJobRoutes } from './batch-jobs.js';
 import { parseCsv } from '../../batch/csv-table.js';
 import { ValidationError } from '../../errors.js';
@@ -28,6 +29,8 @@ export interface BatchOptions {
   readonly batch: BatchService;
   /** Asynchronous batch jobs; without it, /historical/jobs is not served. */
   readonly jobs?: BatchJobService;
+  /** Area jobs on the jobs route; without it, a GeoJSON job body is refused. */
+  readonly area?: AreaService;
   readonly limiter: RateLimiter;
   readonly clock: Clock;
   readonly limits: DefaultLimits;
@@ -120,6 +123,7 @@ export const batchRoutes: FastifyPluginAsyncTypebox<BatchOptions> = async (app, 
       jobs: options.jobs,
       validatorCompiler: batchValidatorCompiler(),
       readBody: (body, contentType, metrics) => readBatchBody(body, contentType, metrics, JOB_MAX_LOCATIONS, `Split the locations into jobs of at most ${JOB_MAX_LOCATIONS}.`),
+      ...(options.area ? { area: options.area } : {}),
     });
   }
 };
