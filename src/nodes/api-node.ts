@@ -167,11 +167,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
     const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
-    // Batches of locations share one work gate; their asynchronous jobs (and area jobs) run beside reports on the same job machinery:
-    // in this process on the embedded default, on the workers in a cluster (the dispatcher queues every open job).
+    // Batches of locations share one work gate; their asynchronous jobs (and area jobs) run beside reports on the same job
+    // machinery: a driver that runs jobs in this process (the embedded default) runs them too; one that hands jobs to workers
+    // (a cluster's dispatcher queues every open job) leaves `otherWork` unused, so the node never asks which it has.
     const batch = defaultBatchService(historical);
     const batchProgress = new BatchProgress();
-    const runsBatchJobs = backends.kind === 'embedded';
     const otherWork = (queue: JobTransitions, files: ReportFileStore) => ({
       [BATCH_JOB_KIND]: batchWork({ batch, queue, files, clock, progress: batchProgress, describe: (err) => describeFailure(err, logger) }),
       [AREA_JOB_KIND]: areaWork({ area, queue, files, clock, progress: batchProgress, describe: (err) => describeFailure(err, logger) }),
@@ -179,7 +179,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const reports = createReportProduct({
       store: backends.jobs,
       files: backends.files,
-      driver: (renderer) => backends.jobDriver({ content, renderer, keyById: (id) => keys.findById(id), ...(runsBatchJobs ? { otherWork } : {}) }),
+      driver: (renderer) => backends.jobDriver({ content, renderer, keyById: (id) => keys.findById(id), otherWork }),
       geocoder, clock, limits: config.limits, logger,
       renderThreads: config.reportRenderThreads,
       pdfWaitMs: config.reportPdfWaitMs,

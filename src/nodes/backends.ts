@@ -29,7 +29,8 @@ export interface JobDriverParts {
   readonly keyById: (id: number) => ApiKeyRecord | undefined;
   /**
    * The work of the other job kinds the node runs on the same store, by kind (`batch`), given the store's
-   * transitions and the file store; a driver that runs jobs in this process runs them beside reports.
+   * transitions and the file store; a driver that runs jobs in this process runs them beside reports, one that hands
+   * jobs to workers ignores it (a worker has its own: nodes/report-task-runtime.ts).
    */
   readonly otherWork?: (queue: JobTransitions, files: ReportFileStore) => Readonly<Record<string, JobWork>>;
 }
