@@ -167,9 +167,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const lookup = new CachedKeyLookup(keys, { now: clock.now });
     const wiring = options.reports ?? DEFAULT_REPORTS_WIRING;
     const content = wiring.content({ historical, compute: backends.compute, surroundingsCacheBytes: budgets.surroundings, geocoder, clock });
-    // Batches of locations share one work gate; their asynchronous jobs (and area jobs) run beside reports on the same job
-    // machinery: a driver that runs jobs in this process (the embedded default) runs them too; one that hands jobs to workers
-    // (a cluster's dispatcher queues every open job) leaves `otherWork` unused, so the node never asks which it has.
+    // Batches of locations share one work gate; their asynchronous jobs (and area jobs) run beside reports on the
+    // same job machinery: a driver that runs jobs in this process (the embedded default) runs them too; one that hands
+    // jobs to workers (a cluster's dispatcher queues every open job) leaves `otherWork` unused, so the node never asks
+    // which it has.
     const batch = defaultBatchService(historical);
     const batchProgress = new BatchProgress();
     const otherWork = (queue: JobTransitions, files: ReportFileStore) => ({
