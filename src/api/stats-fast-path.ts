@@ -22,7 +22,7 @@ import { presentedKey } from './plugins/auth.js';
 import { hostHeaderProblem } from './plugins/host-header.js';
 import { keyBucket } from './plugins/rate-limit.js';
 import { redactKeys } from './redact-keys.js';
-import { metricScope, type StatsResponseCache, type StoredStatsAnswer } from './stats-responses.js';
+import { metricScope, type StatsResponseCache, type StoredStatsAnswer } from '../services/stats-responses.js';
 
 /** What the fast path needs: the same key look-up, limiter, clock and limits as the full path. */
 export interface StatsFastPathDeps {

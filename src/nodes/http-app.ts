@@ -49,7 +49,7 @@ import { defaultMapPageOptions, mapPageRoutes, type MapPageOptions } from '../ap
 import { scalesRoutes } from '../api/routes/scales.js';
 import type { FastPathStats } from '../api/fast-path.js';
 import { StatsFastPath } from '../api/stats-fast-path.js';
-import { StatsResponseCache } from '../api/stats-responses.js';
+import { StatsResponseCache } from '../services/stats-responses.js';
 import { TileFastPath } from '../api/tile-fast-path.js';
 
 declare module 'fastify' {
@@ -111,8 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let server: HttpServer | undefined;
   const docs = new DocsLocation(config.docsUrl, { host: config.host, port: config.port }, () => server?.address() ?? null);
   const limiter = deps.rateLimiter ?? new MemoryRateLimiter();
-  // Complete answers of repeated statistics requests, replayed before routing (off when given no memory).
-  const answers = config.statsResponseCacheMb !== 0 ? new StatsResponseCache(cacheBudgets(config).statsResponses) : undefined;
+  // Complete answers of repeated statistics requests, replayed before routing (off when given no memory): the
+  // historical service's store when it keeps one (batch locations replay from it too), else one of the app's own.
+  const answers = config.statsResponseCacheMb === 0 ? undefined : (deps.historical.answers ?? new StatsResponseCache(cacheBudgets(config).statsResponses));
   const fastPath = answers && new StatsFastPath({ answers, keys: deps.keys, limiter, clock, limits: config.limits });
   // Drawn map tiles, answered before routing too.
   const tileFastPath = deps.map !== undefined && deps.tileFastPath !== false ? new TileFastPath(deps.map) : undefined;

@@ -9,6 +9,7 @@ import { cacheBudgets } from '../config/memory-budget.js';
 import type { Geocoder } from '../geocode/geocoder.js';
 import { HistoricalService } from '../services/historical-service.js';
 import { MemoryStatsCache } from '../services/memory-stats-cache.js';
+import { StatsResponseCache } from '../services/stats-responses.js';
 import type { DamageRegistry } from '../store/damage-registry.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
@@ -37,7 +38,8 @@ export interface HistoricalParts {
 
 /**
  * Historical statistics over a node's back ends: hot results from memory, every result also kept in the back ends'
- * cache (SQLite, or KV shared by the nodes), one computation per key (per process, or across the cluster).
+ * cache (SQLite, or KV shared by the nodes), one computation per key (per process, or across the cluster), and
+ * complete answers kept for replay (the store the stats fast path shares; none when `SVC_STATS_RESPONSE_CACHE_MB` is 0).
  */
 export function historicalService(config: Config, backends: Pick<NodeBackends, 'compute' | 'statsCache' | 'flights'>, parts: HistoricalParts): HistoricalService {
   return new HistoricalService({
@@ -50,5 +52,6 @@ export function historicalService(config: Config, backends: Pick<NodeBackends, '
     computeVersion: computeVersion(config),
     logger: parts.logger,
     damage: parts.damage,
+    answers: config.statsResponseCacheMb !== 0 ? new StatsResponseCache(cacheBudgets(config).statsResponses) : undefined,
   });
 }

@@ -2,6 +2,10 @@
  * Historical statistics (`GET /historical/stats`) below the HTTP layer: location and coverage, the key's city and metric
  * scope, the persistent cache, single-flight sharing of identical computations and the upstream time-out. A request
  * that outlasts the time-out gets an UpstreamTimeoutError while its computation goes on and lands in the cache.
+ *
+ * Complete answers at coordinates are also kept as text, indexed by the statistics cache key and the metric selection
+ * (stats-responses.ts, the store the stats fast path keeps by URL): `storedAnswer` replays one without the statistics
+ * path, synchronously, which is what makes a hot batch mostly a concatenation of stored texts.
  */
 import { STAT_METRICS, type StatMetric } from '../cities/city-types.js';
 import type { ComputeBackend, StatsRequest } from '../compute/compute-types.js';
@@ -21,6 +25,9 @@ import { statsCacheKey, type StatsCacheKey } from './cache-keys.js';
 import type { Clock } from '../util/clock.js';
 import { answerMetrics, checkCityMetrics, coveringCityOf, statsRequestAt } from './historical-answer.js';
 import { checkLocationParams, locate, type LocationParams } from './locate.js';
+import { resolveCoverage } from '../cities/coverage.js';
+import { roundCoord } from '../geo/round.js';
+import { metricScope, type StatsResponseCache } from './stats-responses.js';
 import { SingleFlight, type FlightGroup } from '../util/single-flight.js';
 import { statsEnvelope } from './stats-envelope.js';
 import { toCachedStats, type CachedStats, type StatsCache } from './stats-cache.js';
@@ -64,10 +71,17 @@ export interface HistoricalServiceDeps {
    * (the claimant's `work` stores its result in the shared cache, where the others read it).
    */
   readonly flights?: FlightGroup<CachedStats> | undefined;
+  /** Where complete answers are kept for replay (shared with the stats fast path); absent: none are kept. */
+  readonly answers?: StatsResponseCache | undefined;
 }
 
 /** Codes a back end may raise that are about the request, not the back end; everything else is an upstream error. */
 const PASS_THROUGH = new Set(['outside_coverage', 'product_unavailable']);
+
+/** A stored answer's index: the statistics cache key and the named metrics ('*': the key's held metrics). */
+function answerIndex(cacheKeyId: string, named: readonly StatMetric[] | undefined): string {
+  return `${cacheKeyId}#${named === undefined ? '*' : named.join(',')}`;
+}
 
 function formatDuration(ms: number): string {
   return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
@@ -77,14 +91,54 @@ function formatDuration(ms: number): string {
 export class HistoricalService {
   readonly #deps: HistoricalServiceDeps;
   readonly #flights: FlightGroup<CachedStats>;
+  /** Each dataset's content version once asked: fixed while the process runs (the dataset is opened once). */
+  readonly #versions = new Map<string, string>();
 
   constructor(deps: HistoricalServiceDeps) {
     this.#deps = deps;
     this.#flights = deps.flights ?? new SingleFlight<CachedStats>();
   }
 
+  /** The store of complete answers, shared with the stats fast path; undefined when none are kept. */
+  get answers(): StatsResponseCache | undefined {
+    return this.#deps.answers;
+  }
+
+  /**
+   * The stored answer `stats` would give for a query at coordinates, or undefined when none is stored or the key
+   * would be refused (then `stats` gives the reason). Synchronous: rounding, coverage, the cache key and a look-up.
+   */
+  storedAnswer(query: HistoricalQuery, key: Entitlement): HistoricalResult | undefined {
+    const answers = this.#deps.answers;
+    if (answers === undefined || query.address !== undefined || query.lat === undefined || query.lon === undefined) return undefined;
+    const named = query.metrics === undefined ? undefined : STAT_METRICS.filter((m) => query.metrics!.includes(m));
+    if (named !== undefined && !named.every((m) => holdsMetric(key, m))) return undefined;
+    const lat = roundCoord(query.lat);
+    const lon = roundCoord(query.lon);
+    const coverage = resolveCoverage(lat, lon);
+    if (coverage.kind === 'outside') return undefined;
+    const request = statsRequestAt({ lat, lon, coverage }, query.radius);
+    const contentVersion = this.#versions.get(request.dataset);
+    if (contentVersion === undefined) return undefined;
+    const cacheKey = statsCacheKey({
+      dataset: request.dataset, contentVersion, computeVersion: this.#deps.computeVersion, lat, lon, radiusM: request.radius_m ?? null,
+    });
+    const answer = answers.get(metricScope(key), answerIndex(cacheKey.id, named));
+    if (answer === undefined) return undefined;
+    if (answer.cityId !== null) {
+      try {
+        checkCity(key, answer.cityId);
+      } catch {
+        return undefined;
+      }
+    }
+    return { body: answer.body.toString('utf8'), cache: 'hit', cityId: answer.cityId, replayable: true };
+  }
+
   /** Answers one request for the given key, applying the spec's checks in order (400, 403, 422, then work). */
   async stats(query: HistoricalQuery, key: Entitlement): Promise<HistoricalResult> {
+    const stored = this.storedAnswer(query, key);
+    if (stored !== undefined) return stored;
     checkLocationParams(query);
     const named = query.metrics === undefined ? undefined : STAT_METRICS.filter((m) => query.metrics!.includes(m));
     const held = STAT_METRICS.filter((m) => holdsMetric(key, m));
@@ -106,12 +160,14 @@ export class HistoricalService {
     }
 
     const request = statsRequestAt(where, query.radius);
-    const { stats, cache } = await this.#lookup(request);
+    const { stats, cache, cacheKey } = await this.#lookup(request);
     const metrics = answerMetrics({
       city, dataset: request.dataset, named, held, computed: (m) => stats.blocks[m] !== undefined,
     });
     const body = statsEnvelope({ city, address: where.address, lat: where.lat, lon: where.lon, stats, metrics });
     const replayable = query.address === undefined || this.#deps.geocoder.stable;
+    // Only answers at coordinates: an address's answer names the address, which the cache key does not.
+    if (query.address === undefined) this.#deps.answers?.put(metricScope(key), answerIndex(cacheKey.id, named), body, city?.id ?? null);
     return { body, cache, cityId: city?.id ?? null, replayable };
   }
 
@@ -120,8 +176,9 @@ export class HistoricalService {
     await this.#flights.settled();
   }
 
-  async #lookup(request: StatsRequest): Promise<{ stats: CachedStats; cache: 'hit' | 'miss' }> {
+  async #lookup(request: StatsRequest): Promise<{ stats: CachedStats; cache: 'hit' | 'miss'; cacheKey: StatsCacheKey }> {
     const contentVersion = await this.#withTimeout(this.#call(() => this.#deps.backend.datasetVersion(request.dataset)));
+    this.#versions.set(request.dataset, contentVersion);
     const key = statsCacheKey({
       dataset: request.dataset,
       contentVersion,
@@ -133,9 +190,9 @@ export class HistoricalService {
     const found = this.#deps.cache.get(key);
     // A shared cache answers later; its failures (NATS down) are already the errors a client may see.
     const cached = found instanceof Promise ? await this.#withTimeout(found) : found;
-    if (cached !== undefined) return { stats: cached, cache: 'hit' };
+    if (cached !== undefined) return { stats: cached, cache: 'hit', cacheKey: key };
     const stats = await this.#withTimeout(this.#flights.run(key.id, () => this.#compute(request, key)));
-    return { stats, cache: 'miss' };
+    return { stats, cache: 'miss', cacheKey: key };
   }
 
   /** Runs the computation to its end (no signal: a client's time-out must not waste it) and caches the result. */

@@ -62,6 +62,23 @@ describe('POST /v1/historical/batch', () => {
     expect(h.compute.calls.length).toBe(2);
   });
 
+  it('replays stored answers to repeated locations: the same text, never to a key the full path refuses', async () => {
+    const locations = [{ id: 'a', ...GRAND_PLACE }, { id: 'r', ...GRAND_PLACE, radius: 20 }];
+    const first = await batch({ locations, metrics: 'air' });
+    const query = { ...GRAND_PLACE, metrics: ['air' as const] };
+    const record = h.keys.findByKey(sk)!;
+    expect(h.historical.storedAnswer(query, record)?.cache).toBe('hit');
+    expect(h.historical.storedAnswer({ ...query, metrics: ['wind'] }, record)).toBeUndefined();
+    const second = await batch({ locations, metrics: 'air' });
+    expect(second.body.replace(/"cache":"(hit|miss)"/g, '')).toBe(first.body.replace(/"cache":"(hit|miss)"/g, ''));
+    expect(second.json().results.map((r: { cache: string }) => r.cache)).toEqual(['hit', 'hit']);
+    expect(h.compute.calls.length).toBe(2);
+    // A key without Brussels in its scope: refused as the full path refuses it, not served the stored text.
+    const ghent = h.issue({ products: ['historical'], cities: ['ghent'] });
+    const refused = (await batch({ locations, metrics: 'air' }, auth(ghent))).json();
+    expect(refused.results.map((r: { problem?: { code: string } }) => r.problem?.code)).toEqual(['forbidden', 'forbidden']);
+  });
+
   it('reads CSV with a BOM, quotes and mixed line ends, and answers CSV when asked', async () => {
     const csv = '\ufeffid,lat,lon,address\r\n"p,1",50.8466,4.3519,\nbad,91,4.35,\r"q ""2""",,,"Grand-Place 1, Bruxelles"\r\n';
     const res = await batch(csv, { 'content-type': 'text/csv', accept: 'text/csv' }, '?metrics=wind');

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { heapGrowth } from '../helpers/heap-growth.js';
 import { StatsFastPath } from '../../src/api/stats-fast-path.js';
-import { metricScope, StatsResponseCache } from '../../src/api/stats-responses.js';
+import { metricScope, StatsResponseCache } from '../../src/services/stats-responses.js';
 import type { ApiKeyRecord } from '../../src/keys/key-types.js';
 import { MemoryRateLimiter, type RateDecision, type RateLimiter } from '../../src/keys/rate-limiter.js';
 import { ManualClock } from '../services/support/manual-clock.js';

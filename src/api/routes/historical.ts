@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { StatMetric } from '../../cities/city-types.js';
 import type { HistoricalService } from '../../services/historical-service.js';
 import { sendJsonText } from '../json-text.js';
-import { metricScope, type StatsResponseCache } from '../stats-responses.js';
+import { metricScope, type StatsResponseCache } from '../../services/stats-responses.js';
 import { described, KEYED_SECURITY, LOCATED_QUERY_PROBLEMS, problemResponses, RATE_LIMIT_HEADERS } from '../schemas/common.js';
 import { HistoricalQuerySchema, StatsEnvelopeSchema } from '../schemas/historical.js';
 

@@ -2,6 +2,8 @@
  * Builds the application over test doubles: an in-memory database, the fake compute back end, a manual clock and the
  * embedded geocoder (or a given one). `issue` creates keys the way the operator CLI does.
  */
+import { cacheBudgets } from '../../../src/config/memory-budget.js';
+import { StatsResponseCache } from '../../../src/services/stats-responses.js';
 import type { FastifyInstance } from 'fastify';
 import { AreaService } from '../../../src/area/area-service.js';
 import { FIXTURE_DATA_DIR } from '../../helpers/fixture-paths.js';
@@ -75,6 +77,8 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     clock,
     timeoutMs: config.upstreamTimeoutMs,
     computeVersion: `test-${config.version}`,
+    // As the service keeps them (src/nodes/statistics.ts): batch locations and the fast path replay stored answers.
+    answers: config.statsResponseCacheMb !== 0 ? new StatsResponseCache(cacheBudgets(config).statsResponses) : undefined,
   });
   const reports = options.reports ? await options.reports({ db, clock, geocoder, config }) : undefined;
   // Areas over the fixture datasets' grids, the fake back end's blocks.

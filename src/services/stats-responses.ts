@@ -1,11 +1,14 @@
 /**
  * Complete `200` answers of `GET /v1/historical/stats`, kept as bytes so a repeated request is answered without
- * routing, validation, location, cache look-up or envelope assembly (the stats fast path, stats-fast-path.ts).
+ * routing, validation, location, cache look-up or envelope assembly (the stats fast path, src/api/stats-fast-path.ts),
+ * and a repeated batch location without the statistics path (HistoricalService.storedAnswer).
  *
  * An answer is stored only when it is replayable (HistoricalResult.replayable): its body then depends on nothing but
- * the request URL and, when `metrics` is omitted, the key's metric scope; answers are kept per URL and per scope.
- * They never go stale while the process runs: a dataset is opened once per process, so the statistics of one
- * location are fixed. Besides the body, an answer remembers the city whose scope it needed, so a key without that
+ * its index and, when `metrics` is omitted, the key's metric scope; answers are kept per index and per scope. Two
+ * kinds of index share one store and one budget: the request URL (path and query exactly as received, always
+ * starting with `/`) for the fast path, and the statistics cache key with the metric selection (`stats|…`) for the
+ * service. They never go stale while the process runs: a dataset is opened once per process, so the statistics of
+ * one location are fixed. Besides the body, an answer remembers the city whose scope it needed, so a key without that
  * city is refused by the full path, never served from here.
  *
  * Bounded by the bytes an answer really holds: body, buffer, records, URL and map entry (what test/api/
@@ -13,8 +16,7 @@
  * map; when room is needed, the oldest URL goes unless it was read since the last pass, which earns it another round.
  */
 import { STAT_METRICS } from '../cities/city-types.js';
-import { holdsMetric } from '../keys/entitlement.js';
-import type { ApiKeyRecord } from '../keys/key-types.js';
+import { holdsMetric, type Entitlement } from '../keys/entitlement.js';
 import { MAP_ENTRY_BYTES, OBJECT_HEADER_BYTES, SLOT_BYTES, TYPED_ARRAY_OVERHEAD_BYTES, stringBytes, unpooledCopy } from '../util/heap-size.js';
 
 /** One stored answer. */
@@ -44,7 +46,7 @@ const URL_OVERHEAD_BYTES = MAP_ENTRY_BYTES + OBJECT_HEADER_BYTES + 3 * SLOT_BYTE
  * The key's metric scope as a small integer (one bit per metric of STAT_METRICS): the part of a key that shapes the
  * body when a request leaves `metrics` out.
  */
-export function metricScope(key: ApiKeyRecord): number {
+export function metricScope(key: Entitlement): number {
   let scope = 0;
   for (let i = 0; i < STAT_METRICS.length; i++) if (holdsMetric(key, STAT_METRICS[i]!)) scope |= 1 << i;
   return scope;
@@ -63,7 +65,7 @@ export class StatsResponseCache {
     this.#budget = budgetBytes;
   }
 
-  /** The answer stored for `url` (path and query exactly as received) under `scope`, or undefined. */
+  /** The answer stored for `url` (a request URL, or a statistics index) under `scope`, or undefined. */
   get(scope: number, url: string): StoredStatsAnswer | undefined {
     const entry = this.#byUrl.get(url);
     if (entry === undefined) return undefined;
