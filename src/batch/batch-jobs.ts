@@ -10,7 +10,7 @@
  * resumes at the cost of reading them back, and it completes (and its files are written whole) once.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, RateLimitedError } from '../errors.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { entitlementOf } from '../keys/entitlement.js';
 import type { JobDriver } from '../reports/jobs/job-driver.js';
@@ -22,7 +22,7 @@ import type { Clock } from '../util/clock.js';
 import { quoteInput } from '../util/quote-input.js';
 import { batchCsvFile, batchGeoJson, type DescribeFailure } from './batch-files.js';
 import type { BatchInput } from './batch-input.js';
-import { batchJobRequest, batchOf, isBatchJobRequest } from './batch-job-request.js';
+import { BATCH_JOB_KIND, batchJobRequest, batchOf, isBatchJobRequest } from './batch-job-request.js';
 import type { BatchService } from './batch-service.js';
 
 /** The result formats of a batch job. */
@@ -106,7 +106,14 @@ export interface BatchJobServiceDeps {
   readonly progress: BatchProgress;
   /** Other kinds of job served beside batches (area jobs: src/area/area-jobs.ts). */
   readonly others?: readonly JobKindView[];
+  /** Jobs (batch and area together) one key may have open, queued or running, at once (`SVC_JOBS_PER_KEY`). */
+  readonly openPerKey?: number | undefined;
 }
+
+/** Jobs one key may have open at once when not configured. */
+const DEFAULT_JOBS_PER_KEY = 4;
+/** What a refused client is told to wait, s: about what a job of a few thousand locations takes. */
+const OPEN_LIMIT_RETRY_S = 30;
 
 /** Submits batch and area jobs and serves their status and files; one per process. */
 export class BatchJobService {
@@ -118,16 +125,26 @@ export class BatchJobService {
 
   /** Stores a checked batch as a queued job of `key` and hands it to the driver. */
   async submit(input: BatchInput, key: ApiKeyRecord): Promise<ReportJob> {
-    const request = batchJobRequest(input, key.id, entitlementOf(key));
-    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: key.id, request, nowMs: this.#deps.clock.now() });
-    if (outcome.kind !== 'created') throw new Error(`a batch job was not created: ${outcome.kind}`);
-    this.#deps.driver.accepted(outcome.job);
-    return outcome.job;
+    return this.submitRequest(batchJobRequest(input, key.id, entitlementOf(key)));
   }
 
-  /** Stores a checked request of another kind (one of `others`) as a queued job of its owner and hands it to the driver. */
+  /**
+   * Stores a checked request (a batch, or one of `others`) as a queued job of its owner and hands it to the driver;
+   * a RateLimitedError when the owner already has `openPerKey` jobs of these kinds open.
+   */
   async submitRequest(request: KindedJobRequest): Promise<ReportJob> {
-    const outcome = await this.#deps.store.accept({ id: randomUUID(), keyId: request.keyId, request, nowMs: this.#deps.clock.now() });
+    const limit = this.#deps.openPerKey ?? DEFAULT_JOBS_PER_KEY;
+    const kinds = [BATCH_JOB_KIND, ...(this.#deps.others ?? []).map((o) => o.kind)];
+    const outcome = await this.#deps.store.accept({
+      id: randomUUID(), keyId: request.keyId, request, nowMs: this.#deps.clock.now(), openLimit: { kinds, limit },
+    });
+    if (outcome.kind === 'open_limit') {
+      throw new RateLimitedError(
+        `This API key already has ${outcome.open} batch or area job${outcome.open === 1 ? '' : 's'} queued or running, the most it may have ` +
+          `open at once (${limit}); submit again once one has completed or failed.`,
+        OPEN_LIMIT_RETRY_S,
+      );
+    }
     if (outcome.kind !== 'created') throw new Error(`a ${request.kind} job was not created: ${outcome.kind}`);
     this.#deps.driver.accepted(outcome.job);
     return outcome.job;

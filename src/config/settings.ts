@@ -94,6 +94,10 @@ export const SETTINGS = {
     env: 'SVC_AREA_SYNC_CELLS', kind: integer(1, 4_000_000), default: 100_000, // AREA_JOB_CELL_LIMIT, AREA_SYNC_CELL_LIMIT (src/area/area-limits.ts; test/area/area-service.test.ts holds them equal)
     doc: 'grid cells the features of one `POST /historical/area` may touch together; a larger area is refused (400) and goes to `POST /historical/jobs` ([area.md](area.md))',
   }),
+  jobsPerKey: setting({
+    env: 'SVC_JOBS_PER_KEY', kind: integer(1, 1_000), default: 4, // DEFAULT_JOBS_PER_KEY (src/batch/batch-jobs.ts)
+    doc: 'batch and area jobs one key may have open (queued or running) at once; one more is refused with 429 `rate_limited` ([batch.md](batch.md))',
+  }),
   secretPerMin: setting({ env: 'SVC_RATE_SK_PER_MIN', kind: integer(1, 1_000_000), default: 600, doc: 'default requests per minute of secret keys' }),
   publishablePerMin: setting({
     env: 'SVC_RATE_PK_PER_MIN', kind: integer(1, 1_000_000), default: 120, doc: 'default requests per minute of publishable keys',

@@ -201,7 +201,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       dataDir: config.dataDir,
       warn: (message) => logger.warn({}, message),
     });
-    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress, others: [AREA_JOB_VIEW] });
+    const batchJobs = new BatchJobService({ store: reports.store, files: reports.files, driver: reports.driver, clock, progress: batchProgress, others: [AREA_JOB_VIEW], openPerKey: config.jobsPerKey });
     const app = await buildApp({
       config, keys: lookup, geocoder, historical, area, live, map, clock, damage, reports: reports.service, rateLimiter: backends.rateLimiter,
       batch, batchJobs,

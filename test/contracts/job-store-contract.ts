@@ -53,6 +53,23 @@ export function describeJobStore(name: string, make: () => JobStoreHarness | Pro
       return id;
     }
 
+    it('bounds the open jobs of a key by kind: queued and running count, finished and other kinds and keys do not', async () => {
+      const batchOf = (owner: number) => ({ kind: 'batch', keyId: owner });
+      const bound = { kinds: ['batch', 'area'], limit: 2 };
+      const first = await running({ request: batchOf(keyId), quota: undefined, openLimit: bound });
+      created(await store.accept(input({ request: { kind: 'area', keyId }, quota: undefined, openLimit: bound })));
+      // A report of the same key is not of the bounded kinds; another key has its own bound.
+      created(await store.accept(input()));
+      const other = h.newKey();
+      created(await store.accept(input({ keyId: other, request: batchOf(other), quota: undefined, openLimit: bound })));
+      const refused = await store.accept(input({ request: batchOf(keyId), quota: undefined, openLimit: bound }));
+      expect(refused).toEqual({ kind: 'open_limit', open: 2 });
+      // A job that finished frees its place.
+      expect(await store.advance(first, 'running', 'failed', T + 1, { detail: 'gone' })).toBe(true);
+      created(await store.accept(input({ request: batchOf(keyId), quota: undefined, openLimit: bound })));
+      expect(await store.accept(input({ request: batchOf(keyId), quota: undefined, openLimit: bound }))).toMatchObject({ kind: 'open_limit' });
+    });
+
     it('accepts a job queued, due at once, and charges the day', async () => {
       const job = created(await store.accept(input()));
       expect(job).toMatchObject({ keyId, state: 'queued', attempts: 0, notBeforeMs: T, hasContent: false, createdMs: T, updatedMs: T });

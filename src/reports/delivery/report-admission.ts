@@ -131,6 +131,9 @@ export class ReportAdmissions {
         throw quotaExceeded(limit, now);
       case 'idempotency_conflict':
         throw conflict(idempotencyKey!);
+      case 'open_limit':
+        // Reports ask for no bound on open jobs (their daily quota bounds them).
+        throw new Error('a report job was refused an open-job bound it did not ask for');
     }
   }
 

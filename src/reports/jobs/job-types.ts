@@ -89,6 +89,11 @@ export interface AcceptInput {
   readonly quota?: { readonly day: string; readonly limit: number };
   /** The client's `Idempotency-Key` and the fingerprint of its request, when it sent one. */
   readonly idempotency?: { readonly key: string; readonly fingerprint: string };
+  /**
+   * At most `limit` jobs of the key whose request is of one of `kinds` may be open (queued, running or delivering)
+   * once this one is created; absent: no bound.
+   */
+  readonly openLimit?: { readonly kinds: readonly string[]; readonly limit: number };
 }
 
 /** The outcome of `accept`: a new job, the job an earlier request with the same idempotency key made, or a refusal. */
@@ -96,6 +101,7 @@ export type AcceptOutcome =
   | { readonly kind: 'created'; readonly job: ReportJob }
   | { readonly kind: 'replayed'; readonly job: ReportJob }
   | { readonly kind: 'quota_exceeded'; readonly used: number }
+  | { readonly kind: 'open_limit'; readonly open: number }
   | { readonly kind: 'idempotency_conflict' };
 
 /** An earlier accepted request with the same idempotency key. */

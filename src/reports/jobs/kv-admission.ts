@@ -1,5 +1,6 @@
 /**
- * Admission over JetStream KV (the `ReportAdmission` seam of the KV job store): the idempotency key is claimed with
+ * Admission over JetStream KV (the `ReportAdmission` seam of the KV job store): the key's open jobs are bounded
+ * (when asked), the idempotency key is claimed with
  * `create` before anything is charged, so of concurrent requests under one client key exactly one makes a job and the
  * others replay it; the day's quota is then charged by compare-and-set, and the job created. Nothing is left half
  * done: a refused charge or a failed creation gives the idempotency key (and the charge) back. kv-quota.ts holds the
@@ -15,6 +16,8 @@ const PENDING_CLAIM_MS = 10_000;
 /** What admission needs of the job store: a job by id (for a replay), and the creation of a job. */
 export interface AdmittedJobs {
   get(id: string): Promise<ReportJob | undefined>;
+  /** How many jobs of `keyId` whose request is of one of `kinds` are open (queued, running or delivering). */
+  openOf(keyId: number, kinds: readonly string[]): Promise<number>;
   /** Creates the job queued, naming the idempotency key it holds (freed when retention ends). */
   create(input: AcceptInput, idemKey: string | undefined): Promise<ReportJob>;
 }
@@ -55,6 +58,16 @@ export class KvAdmission implements ReportAdmission {
           // Claimed by a request still creating its job (wait for it), or by one that died (free its claim).
           if (this.#now() - earlier.claimedMs > PENDING_CLAIM_MS) await this.#idem.release(idemKey, earlier.revision);
           else await new Promise((r) => setTimeout(r, Math.min(200, 10 * attempt)));
+        }
+      }
+      if (input.openLimit !== undefined) {
+        // Counted from the open index before creating: two requests of one key at the same instant on two nodes may
+        // both pass (the bound is then exceeded by at most the requests racing), which the quota's compare-and-set
+        // would prevent but an open count cannot without a counter every finishing move must keep right.
+        const open = await this.#jobs.openOf(input.keyId, input.openLimit.kinds);
+        if (open >= input.openLimit.limit) {
+          if (idemKey !== undefined) await this.#idem.release(idemKey);
+          return { kind: 'open_limit', open };
         }
       }
       const { quota } = input;

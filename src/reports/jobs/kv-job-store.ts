@@ -19,6 +19,7 @@ import type { KV } from '@nats-io/kv';
 import {
   acceptedProgress, advanced, assertCanAdvance, claimed as claimedProgress, expired, FINISHED_STATES, IN_HAND_STATES, pdfRecorded, requeued,
 } from './job-transitions.js';
+import { jobKind } from './job-types.js';
 import type {
   AcceptInput, AcceptOutcome, IdempotentRecord, JobAdvance, JobState, JobTransitions, ReportAdmission, ReportJob,
   ReportJobStore, ReportRetention,
@@ -57,7 +58,9 @@ export class KvJobStore implements ReportAdmission, ReportJobStore, ReportRetent
     this.#buckets = new BucketOpener(link, options.deadlineMs);
     this.#entries = new KvJobEntries(this.#buckets);
     const create = (input: AcceptInput, idemKey: string | undefined) => this.#create(input, idemKey);
-    this.#admission = new KvAdmission(this.#buckets, { get: (id) => this.get(id), create }, options.now ?? Date.now);
+    const openOf = async (keyId: number, kinds: readonly string[]) =>
+      (await this.openJobs()).filter((j) => j.keyId === keyId && kinds.includes(jobKind(j.request))).length;
+    this.#admission = new KvAdmission(this.#buckets, { get: (id) => this.get(id), create, openOf }, options.now ?? Date.now);
   }
 
   accept(input: AcceptInput): Promise<AcceptOutcome> {

@@ -82,6 +82,7 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
   readonly #insertIdem;
   readonly #write;
   readonly #inHand;
+  readonly #openKinds;
   readonly #accept: (input: AcceptInput) => AcceptOutcome;
   readonly #claim: (nowMs: number) => Claim;
 
@@ -115,6 +116,11 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
     );
     // The jobs in a runner's hand (IN_HAND_STATES of job-transitions.ts, which `requeued` checks again for each).
     this.#inHand = db.prepare<[], { id: string }>(`SELECT id FROM report_jobs WHERE state IN ('running', 'delivering')`);
+    // A report request names no kind (jobKind: 'report').
+    this.#openKinds = db.prepare<[number], { kind: string }>(
+      `SELECT COALESCE(json_extract(request_json, '$.kind'), 'report') AS kind FROM report_jobs
+       WHERE key_id = ? AND state IN ('queued', 'running', 'delivering')`,
+    );
     this.#accept = db.transaction((input: AcceptInput) => this.#acceptNow(input));
     this.#claim = db.transaction((nowMs: number) => this.#claimNow(nowMs));
   }
@@ -192,6 +198,11 @@ export class SqliteJobStore implements ReportAdmission, ReportJobStore, ReportJo
         if (earlier.fingerprint !== idempotency.fingerprint) return { kind: 'idempotency_conflict' };
         return { kind: 'replayed', job: this.get(earlier.jobId)! };
       }
+    }
+    if (input.openLimit !== undefined) {
+      const { kinds, limit } = input.openLimit;
+      const open = this.#openKinds.all(input.keyId).filter((r) => kinds.includes(r.kind)).length;
+      if (open >= limit) return { kind: 'open_limit', open };
     }
     if (input.quota !== undefined) {
       const used = this.quotaUsed(input.keyId, input.quota.day);
