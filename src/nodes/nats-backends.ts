@@ -18,7 +18,7 @@ import { KvJobStore } from '../reports/jobs/kv-job-store.js';
 import { ObjectReportFiles } from '../reports/jobs/object-report-files.js';
 import { ReportDispatcher } from '../reports/jobs/report-dispatch.js';
 import type { BackendOptions, NodeBackends } from './backends.js';
-import { flightClaimMs } from './statistics.js';
+import { FLIGHT_CLAIM_MS } from './statistics.js';
 
 /** What a node may bring instead of what the builder would start. */
 export interface NatsBackendOptions extends Omit<BackendOptions, 'db'> {
@@ -66,7 +66,7 @@ export function natsBackends(config: Config & { nats: NatsConfig }, options: Nat
     link,
     rateLimiter: new KvRateLimiter(link),
     statsCache,
-    flights: new ClusterFlight({ link, cache: statsCache, owner: nodeId, claimMs: flightClaimMs(config) }),
+    flights: new ClusterFlight({ link, cache: statsCache, owner: nodeId, claimMs: FLIGHT_CLAIM_MS }),
     jobs,
     files: new ObjectReportFiles(link),
     compute,

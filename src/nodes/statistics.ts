@@ -20,13 +20,11 @@ export function computeVersion(config: Pick<Config, 'version'>): string {
   return `${config.version}+${KERNEL_VERSION}`;
 }
 
-/** How long a statistics flight claim holds, in upstream time-outs: computations go on after a client's time-out. */
-const CLAIM_TIMEOUTS = 4;
-
-/** How long a cluster-wide statistics flight claim holds, ms (at least a minute). */
-export function flightClaimMs(config: Pick<Config, 'upstreamTimeoutMs'>): number {
-  return Math.max(60_000, CLAIM_TIMEOUTS * config.upstreamTimeoutMs);
-}
+/**
+ * How long a cluster-wide statistics flight claim holds unless renewed, ms. Its claimant renews it every third of this
+ * while it computes, so this bounds only how long others wait on the claim of a node that died.
+ */
+export const FLIGHT_CLAIM_MS = 10_000;
 
 /** What the historical service needs besides the back ends. */
 export interface HistoricalParts {

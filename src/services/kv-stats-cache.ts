@@ -8,8 +8,10 @@
  * claims the key with a KV `create` on `svc_flight` (the claim names its owner and the instant it expires). The node
  * that wins computes, stores the result in the cache and deletes its claim. The others poll the cache (20 ms growing
  * to 250 ms) until the value arrives; when the claim is gone without a value (the claimant failed) or has expired (the
- * claimant died), they claim the key themselves. A claim outlived by its computation at worst lets a second node
- * compute the same value again; answers never differ.
+ * claimant died), they claim the key themselves. The claimant renews its claim every third of its duration while it
+ * computes, so a claim lapses soon after its claimant died (a killed worker's claims hold up no one for long), however
+ * long a computation takes; a renewal that fails (NATS away) at worst lets a second node compute the same value again;
+ * answers never differ.
  */
 import type { KV } from '@nats-io/kv';
 import { UpstreamError } from '../errors.js';
@@ -61,7 +63,7 @@ export interface ClusterFlightOptions {
   readonly cache: KvStatsCache;
   /** Who claims (the API node's id), for operators reading `svc_flight`. */
   readonly owner: string;
-  /** How long a claim holds, ms: a few times the upstream time-out (computations outlive a client's time-out). */
+  /** How long a claim holds without renewal, ms (renewed every third of it while the computation runs). */
   readonly claimMs: number;
   readonly now?: () => number;
 }
@@ -101,15 +103,41 @@ export class ClusterFlight implements FlightGroup<CachedStats> {
       const claim: FlightClaim = { owner: this.#o.owner, untilMs: this.#now() + this.#o.claimMs };
       const revision = await this.#tryClaim(flightKey, claim);
       if (revision !== undefined) {
+        // The claim is renewed while the work runs, so it lapses soon after its owner died, however long the work.
+        let held: number | undefined = revision;
+        let renewal: Promise<void> = Promise.resolve();
+        const timer = setInterval(() => {
+          renewal = renewal.then(async () => {
+            if (held !== undefined) held = await this.#renew(flightKey, held).catch(() => held);
+          });
+        }, Math.max(1, Math.floor(this.#o.claimMs / 3)));
         try {
           return await work();
         } finally {
+          clearInterval(timer);
+          await renewal;
           // Only our own claim: one that expired and was taken over belongs to its new owner.
-          await this.#buckets.run('releasing a flight claim', async () => (await this.#kv()).delete(flightKey, { previousSeq: revision })).catch(() => undefined);
+          const own = held;
+          if (own !== undefined) {
+            await this.#buckets.run('releasing a flight claim', async () => (await this.#kv()).delete(flightKey, { previousSeq: own })).catch(() => undefined);
+          }
         }
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }
+  }
+
+  /** Extends our claim at `revision`; its new revision, or undefined when it was taken over (no longer ours). */
+  async #renew(flightKey: string, revision: number): Promise<number | undefined> {
+    return this.#buckets.run('renewing a flight claim', async () => {
+      const claim: FlightClaim = { owner: this.#o.owner, untilMs: this.#now() + this.#o.claimMs };
+      try {
+        return await (await this.#kv()).update(flightKey, JSON.stringify(claim), revision);
+      } catch (err) {
+        if (isCasConflict(err)) return undefined;
+        throw err;
+      }
+    });
   }
 
   /** The claim's revision when we hold it now; undefined when a live claim of another is in the way. */
