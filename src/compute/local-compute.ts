@@ -42,13 +42,19 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
     idleTimeout: 24 * 3_600_000,
     workerData: { allowFaultInjection: options.allowFaultInjection === true },
   });
+  // Every task handed to the pool, settled or not, so that `close` can wait for them (see there).
+  const inFlight = new Set<Promise<unknown>>();
   return {
     parallelism: threads,
     async run<Task extends TaskShape, Value>(definition: TaskDefinition<Task, Value>, task: Task, signal?: AbortSignal): Promise<Value> {
       let reply: ComputeReply<unknown>;
       try {
         // The thread's entry is worker-handler.ts `handleComputeTask`: it always replies with a `ComputeReply`.
-        reply = (await pool.run(task, signal ? { signal } : undefined)) as ComputeReply<unknown>;
+        const pending = pool.run(task, signal ? { signal } : undefined);
+        const settled = pending.then(() => undefined, () => undefined);
+        inFlight.add(settled);
+        void settled.then(() => inFlight.delete(settled));
+        reply = (await pending) as ComputeReply<unknown>;
       } catch (err) {
         if (signal?.aborted) throw err;
         // The thread died (crash, out of memory): only this task fails; Piscina starts a replacement thread.
@@ -59,7 +65,14 @@ export function createPoolExecutor(threads: number, options: { allowFaultInjecti
       if (!reply.ok) throw errorFromData(reply.error);
       return definition.valueOf(reply.value);
     },
+    /**
+     * Waits for every task already handed to the pool (queued or running), then ends the threads, all idle by then:
+     * closing never terminates a thread inside a task, where it calls native zstd (zstd-napi). Such a termination is
+     * survivable only with the addon built at Node-API 8 (.npmrc, docs/operations.md); an aborted running task still
+     * ends its thread (Piscina), so that build matters there.
+     */
     async close() {
+      while (inFlight.size > 0) await Promise.all(inFlight);
       await pool.destroy();
     },
   };

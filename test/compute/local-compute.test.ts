@@ -4,7 +4,7 @@ import { computeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { planSample } from '../../src/compute/planning/sample-plan.js';
 import {
-  ACCUMULATE_TASK, FAULT_TASK, FINALIZE_PARTS_TASK, FINALIZE_TASK,
+  ACCUMULATE_TASK, FAULT_TASK, FINALIZE_PARTS_TASK, FINALIZE_TASK, STATS_TASK,
 } from '../../src/compute/tasks/statistics-tasks.js';
 import { ENCODED_TASK } from '../../src/compute/tasks/thread-tasks.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
@@ -115,6 +115,16 @@ describe('local compute pool', () => {
     await expect(
       compute.computeStats({ dataset: 'belgium_lowres', lat: 51.0546, lon: 3.7215 }, controller.signal),
     ).rejects.toThrow();
+  });
+
+  it('closes only after the tasks already handed to it have answered (no thread ends inside a task)', async () => {
+    const pool = await createLocalCompute({ dataDir, threads: 2 });
+    const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8462, lon: 4.354, radius_m: 50 };
+    // More tasks than threads: some run and the rest wait in the queue when close() is called.
+    const answers = [0, 1, 2, 3].map(() => pool.runTask(STATS_TASK, { kind: 'stats', dataDir, request }));
+    await pool.close();
+    const expected = (await compute.computeStats(request)).blocks;
+    for (const answer of await Promise.all(answers)) expect(answer.blocks).toEqual(expected);
   });
 
   it('reports the dataset content version for cache keys', async () => {
