@@ -86,7 +86,7 @@ export interface AcceptInput {
   readonly request: JobRequest;
   readonly nowMs: number;
   /** The UTC day charged (`YYYY-MM-DD`) and the key's daily limit; absent for jobs that charge no report quota. */
-  readonly quota?: { readonly day: string; readonly limit: number };
+  readonly quota?: { readonly day: string; readonly limit: number } | undefined;
   /** The client's `Idempotency-Key` and the fingerprint of its request, when it sent one. */
   readonly idempotency?: { readonly key: string; readonly fingerprint: string };
   /**
