@@ -6,8 +6,9 @@
  * - the hourly chunks by windows of `windowChunks` × `windowChunks` chunks: the main thread computes a window's
  *   features (with the surroundings they look at, cell-features.ts) while the generator threads fill the chunks of
  *   the windows before it, one task per chunk row of a window; at most `WINDOWS_IN_FLIGHT` windows are in the pool,
- *   so memory holds that many windows' features and one more being computed, in slots reused from window to window
- *   (feature-slots.ts).
+ *   so memory holds that many windows' features and one more being computed, written by the feature source straight
+ *   into slots reused from window to window (feature-slots.ts), with working arrays of its own reused likewise: no
+ *   allocation in proportion to a window is left for the collector, window after window.
  *
  * A window's features are the whole grid's cut to it (feature-source.ts), and every chunk is filled from the same
  * values as from whole-grid features: the stored bytes do not depend on the window size.
@@ -19,7 +20,7 @@ import type { DatasetWriter } from '../store/zarr-writer.js';
 import type { ChunkInputs } from './cell-physics.js';
 import type { FeatureSource } from './feature-source.js';
 import { FeatureSlots } from './feature-slots.js';
-import { gridWindows, windowCells, type GridWindow } from './grid-window.js';
+import { gridWindows, type GridWindow } from './grid-window.js';
 
 /** One task: the chunks of a chunk row of one dataset within a window (`inputs.window` holds them). */
 export interface GenerateChunkRowTask {
@@ -87,7 +88,8 @@ export async function writeByWindows(options: WindowedWrite): Promise<void> {
   const inFlight: Promise<unknown>[] = [];
   try {
     for (const window of windows) {
-      const features = slots.take(source.features(window), windowCells(window));
+      const slot = slots.take();
+      const features = source.features(window, slot);
       const inputs: ChunkInputs = { grid: spec.grid, chunk: spec.chunk, features, window, ...options.shared };
       const range = windowChunkRange(spec, window);
       const tasks: Promise<unknown>[] = [];
@@ -95,7 +97,7 @@ export async function writeByWindows(options: WindowedWrite): Promise<void> {
         const task: GenerateChunkRowTask = { tmpDir: writer.tmpDir, spec, fields: options.fields, chunkRow, chunkCols: range.cols, inputs };
         tasks.push(pool.run(task).then(() => options.onTask?.()));
       }
-      const done = Promise.all(tasks).then(() => slots.give(features));
+      const done = Promise.all(tasks).then(() => slots.give(slot));
       done.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       inFlight.push(done);
       if (inFlight.length >= WINDOWS_IN_FLIGHT) await inFlight.shift();

@@ -1,9 +1,10 @@
 import type { GridGeometry } from '../store/dataset-types.js';
 import { addFineStructure, FACADE_REACH_M } from './fine-features.js';
-import { grownWindow, wholeGrid, windowCells, windowWidth, type GridWindow } from './grid-window.js';
+import { grownWindow, windowCells, windowWidth, type GridWindow } from './grid-window.js';
 import type { Layout } from './layout.js';
 import { RASTER_KIND, rasteriseLayout, rasterIndex, type LayoutRaster } from './layout-raster.js';
 import { pedestrianWind } from './pedestrian-wind.js';
+import type { Scratch } from './scratch.js';
 
 /** Number of azimuth sectors for horizons and wind speed ratios (22.5° each, sector 0 centred on north). */
 export const SECTORS = 16;
@@ -48,11 +49,6 @@ export interface CellFeatures {
   readonly radiantGain: Float32Array;
 }
 
-/** Allocates a typed array over a SharedArrayBuffer so worker threads read it without copies. */
-export function shared<T extends Float32Array | Uint8Array>(ctor: new (b: SharedArrayBuffer) => T, n: number, bytes: number): T {
-  return new ctor(new SharedArrayBuffer(n * bytes));
-}
-
 /** How far a cell's features look around it, metres: horizons, traffic spread and the nearest façade. */
 const SURROUNDINGS_REACH_M = Math.max(HORIZON_REACH_M, TRAFFIC_REACH_M, FACADE_REACH_M);
 
@@ -63,19 +59,22 @@ export function surroundingsCells(res: number): number {
 
 /**
  * Rasterises `layout` on `grid` (zone origin at grid cell edges) and derives every per-cell feature of the cells of
- * `window`, with the fine structure of `fine-features.ts` (seeded by `seed`). A cell's features depend on the grid and
- * the cell, never on the window: a window's features are the whole grid's cut to it, bit for bit (what lets
- * generation work window by window).
+ * `window` into `out` (arrays of exactly the window's cells, feature-arrays.ts `cutCellFeatures`; every value is
+ * set, whatever they held), with the fine structure of `fine-features.ts` (seeded by `seed`). Working arrays come
+ * from `scratch`, so a caller computing window after window allocates nothing per window. A cell's features depend
+ * on the grid and the cell, never on the window: a window's features are the whole grid's cut to it, bit for bit
+ * (what lets generation work window by window).
  */
-export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: number, window: GridWindow = wholeGrid(grid)): CellFeatures {
+export function computeCellFeatures(
+  layout: Layout, grid: GridGeometry, seed: number, window: GridWindow, out: CellFeatures, scratch: Scratch,
+): CellFeatures {
   const { nx, ny, resolution_m: res } = grid;
   const n = windowCells(window);
   const width = windowWidth(window);
-  const around = rasteriseLayout(layout, grid, grownWindow(window, surroundingsCells(res), nx, ny));
-  const outdoor = shared(Uint8Array, n, 1);
-  const buildingHeight = shared(Float32Array, n, 4);
-  const kind = new Uint8Array(n);
-  const axis = new Int8Array(n);
+  const around = rasteriseLayout(layout, grid, grownWindow(window, surroundingsCells(res), nx, ny), scratch);
+  const { outdoor, buildingHeight, surface, horizon, skyView, canyon, traffic, windFactor, turbulence } = out;
+  const kind = scratch.array('cell.kind', Uint8Array, n);
+  const axis = scratch.array('cell.axis', Int8Array, n);
   for (let row = window.r0; row < window.r1; row++) {
     for (let col = window.c0; col < window.c1; col++) {
       const i = (row - window.r0) * width + col - window.c0;
@@ -86,27 +85,21 @@ export function computeCellFeatures(layout: Layout, grid: GridGeometry, seed: nu
       axis[i] = around.axis[a];
     }
   }
-  const horizon = shared(Float32Array, n * SECTORS, 4);
-  const skyView = shared(Float32Array, n, 4);
-  const canyon = shared(Float32Array, n, 4);
+  // Building cells keep zero horizons, sky view, canyon, traffic and wind.
+  for (const values of [horizon, skyView, canyon, traffic, windFactor, turbulence, out.taOffset]) values.fill(0);
   traceHorizons(grid, around, window, horizon, skyView, canyon);
-  const traffic = shared(Float32Array, n, 4);
   spreadTraffic(grid, around, window, traffic);
-  const windFactor = shared(Float32Array, n * SECTORS, 4);
-  const turbulence = shared(Float32Array, n, 4);
-  const ratios = new Float32Array(SECTORS);
+  const ratios = scratch.array('cell.ratios', Float32Array, SECTORS);
   for (let i = 0; i < n; i++) {
     if (!outdoor[i]) continue;
     const place = { kind: kind[i], axis: axis[i], canyon: canyon[i], horizon: horizon.subarray(i * SECTORS, (i + 1) * SECTORS) };
     turbulence[i] = pedestrianWind(place, ratios);
     windFactor.set(ratios, i * SECTORS);
   }
-  const background = shared(Float32Array, n, 4).fill(1);
-  const taOffset = shared(Float32Array, n, 4);
-  const surface = new Uint8Array(n);
+  out.background.fill(1);
   for (let i = 0; i < n; i++) surface[i] = axis[i] === 2 ? SURFACE.crossing : kind[i];
-  const fine = addFineStructure({ nx, ny, res }, window, seed, { outdoor, canyon, windFactor, turbulence, background, taOffset }, around);
-  return { surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset, ...fine };
+  addFineStructure({ nx, ny, res }, window, seed, out, around, scratch);
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { windowCells, windowWidth, type GridWindow } from './grid-window.js';
 import { PEDESTRIAN_WIND } from './pedestrian-wind.js';
+import type { Scratch } from './scratch.js';
 import { noiseField, type NoiseGrid } from './spatial-noise.js';
 
 /**
@@ -29,8 +30,8 @@ const AIR_M = 8;
 /** Noise channels (each an independent field). */
 const CH = Object.freeze({ TURBULENCE: 0, BACKGROUND: 1, TA: 2, RADIANT: 3, PLUME: 100, WIND: 200 });
 
-/** Per-cell inputs the fine structure reads and the ones it adjusts in place. */
-export interface FineInputs {
+/** Per-cell inputs the fine structure reads, the ones it adjusts in place and the ones it sets (`FineFeatures`). */
+export interface FineInputs extends FineFeatures {
   readonly outdoor: Uint8Array;
   /** Street-canyon index (≈ height/width), 0..3. */
   readonly canyon: Float32Array;
@@ -60,16 +61,19 @@ export interface FineFeatures {
 
 /**
  * The nearest façade of each outdoor cell of `window`: distance (m, `Infinity` beyond reach) and unit direction
- * (east, north). `around` holds the window's surroundings (at least `FACADE_REACH_M` beyond it, clipped to the grid).
+ * (east, north), in arrays of `scratch`. `around` holds the window's surroundings (at least `FACADE_REACH_M` beyond
+ * it, clipped to the grid).
  */
-function nearestFacades(grid: NoiseGrid, window: GridWindow, outdoor: Uint8Array, around: AroundOutdoor): { dist: Float32Array; du: Float32Array; dv: Float32Array } {
+function nearestFacades(
+  grid: NoiseGrid, window: GridWindow, outdoor: Uint8Array, around: AroundOutdoor, scratch: Scratch,
+): { dist: Float32Array; du: Float32Array; dv: Float32Array } {
   const { nx, ny, res } = grid;
   const n = windowCells(window);
   const width = windowWidth(window);
   const aroundWidth = windowWidth(around.window);
-  const dist = new Float32Array(n).fill(Infinity);
-  const du = new Float32Array(n);
-  const dv = new Float32Array(n);
+  const dist = scratch.array('facade.dist', Float32Array, n).fill(Infinity);
+  const du = scratch.array('facade.du', Float32Array, n).fill(0);
+  const dv = scratch.array('facade.dv', Float32Array, n).fill(0);
   const reach = Math.max(1, Math.ceil(FACADE_REACH_M / res));
   for (let row = window.r0; row < window.r1; row++) {
     for (let col = window.c0; col < window.c1; col++) {
@@ -105,21 +109,23 @@ function nearestFacades(grid: NoiseGrid, window: GridWindow, outdoor: Uint8Array
 }
 
 /**
- * Adds the fine structure to `fx`, the features of the cells of `window` (adjusting its wind, turbulence, background
- * and temperature in place); `around` is the outdoor mask of the window's surroundings.
+ * Adds the fine structure to `fx`, the features of the cells of `window`: adjusts its wind, turbulence, background
+ * and temperature in place and sets every value of its pollution and radiant gain. `around` is the outdoor mask of
+ * the window's surroundings; working arrays (noise fields, nearest façades) come from `scratch`.
  */
-export function addFineStructure(grid: NoiseGrid, window: GridWindow, seed: number, fx: FineInputs, around: AroundOutdoor): FineFeatures {
+export function addFineStructure(grid: NoiseGrid, window: GridWindow, seed: number, fx: FineInputs, around: AroundOutdoor, scratch: Scratch): void {
   const n = windowCells(window);
   const sectors = fx.windFactor.length / n;
-  const shared = (size: number) => new Float32Array(new SharedArrayBuffer(size * 4));
-  const pollution = shared(n * sectors).fill(1);
-  const radiantGain = shared(n).fill(1);
-  const facades = nearestFacades(grid, window, fx.outdoor, around);
-  const field = (channel: number, length: number) => noiseField(grid, seed, channel, length, window);
-  const turbulence = field(CH.TURBULENCE, EDDY_M);
-  const background = field(CH.BACKGROUND, AIR_M);
-  const ta = field(CH.TA, AIR_M);
-  const radiant = field(CH.RADIANT, SURFACE_M);
+  const pollution = fx.pollution.fill(1);
+  const radiantGain = fx.radiantGain.fill(1);
+  const facades = nearestFacades(grid, window, fx.outdoor, around, scratch);
+  // Each noise field in a working array of its own name: those read together never share one.
+  const field = (name: string, channel: number, length: number) =>
+    noiseField(grid, seed, channel, length, window, scratch.array(`noise.${name}`, Float32Array, n));
+  const turbulence = field('turbulence', CH.TURBULENCE, EDDY_M);
+  const background = field('background', CH.BACKGROUND, AIR_M);
+  const ta = field('ta', CH.TA, AIR_M);
+  const radiant = field('radiant', CH.RADIANT, SURFACE_M);
   for (let i = 0; i < n; i++) {
     if (!fx.outdoor[i]) continue;
     fx.turbulence[i] *= Math.max(0.7, 1 + 0.08 * turbulence[i]);
@@ -131,8 +137,8 @@ export function addFineStructure(grid: NoiseGrid, window: GridWindow, seed: numb
     const theta = (s * 2 * Math.PI) / sectors; // the direction the wind comes from, clockwise from north
     const fromU = Math.sin(theta);
     const fromV = Math.cos(theta);
-    const plume = field(CH.PLUME + s, EDDY_M);
-    const eddy = field(CH.WIND + s, EDDY_M);
+    const plume = field('plume', CH.PLUME + s, EDDY_M);
+    const eddy = field('eddy', CH.WIND + s, EDDY_M);
     for (let i = 0; i < n; i++) {
       if (!fx.outdoor[i]) continue;
       const d = facades.dist[i];
@@ -146,5 +152,4 @@ export function addFineStructure(grid: NoiseGrid, window: GridWindow, seed: numb
       fx.windFactor[k] = Math.min(PEDESTRIAN_WIND.ceiling, fx.windFactor[k] * Math.max(0.3, friction * (1 + 0.07 * eddy[i])));
     }
   }
-  return { pollution, radiantGain };
 }

@@ -6,6 +6,7 @@
 import type { GridGeometry } from '../store/dataset-types.js';
 import { windowCells, windowWidth, type GridWindow } from './grid-window.js';
 import { probe, type Layout } from './layout.js';
+import { Scratch } from './scratch.js';
 
 /** Surface kinds of `LayoutRaster.kind`. */
 export const RASTER_KIND = Object.freeze({ street: 0, courtyard: 1, square: 2, building: 3 });
@@ -25,16 +26,19 @@ export interface LayoutRaster {
   readonly axis: Int8Array;
 }
 
-/** Samples `layout` (zone origin at the grid's south-west corner) at the centres of the cells of `window`. */
-export function rasteriseLayout(layout: Layout, grid: GridGeometry, window: GridWindow): LayoutRaster {
+/**
+ * Samples `layout` (zone origin at the grid's south-west corner) at the centres of the cells of `window`, into arrays
+ * of `scratch` (default: fresh ones), every value written.
+ */
+export function rasteriseLayout(layout: Layout, grid: GridGeometry, window: GridWindow, scratch = new Scratch()): LayoutRaster {
   const { ny, resolution_m: res } = grid;
   const n = windowCells(window);
   const width = windowWidth(window);
-  const kind = new Uint8Array(n);
-  const outdoor = new Uint8Array(n);
-  const height = new Float32Array(n);
-  const streetTraffic = new Float32Array(n);
-  const axis = new Int8Array(n);
+  const kind = scratch.array('raster.kind', Uint8Array, n);
+  const outdoor = scratch.array('raster.outdoor', Uint8Array, n);
+  const height = scratch.array('raster.height', Float32Array, n);
+  const streetTraffic = scratch.array('raster.streetTraffic', Float32Array, n);
+  const axis = scratch.array('raster.axis', Int8Array, n);
   for (let row = window.r0; row < window.r1; row++) {
     for (let col = window.c0; col < window.c1; col++) {
       const i = (row - window.r0) * width + col - window.c0;

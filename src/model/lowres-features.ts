@@ -1,7 +1,7 @@
 import { lambert72ToWgs84 } from '../geo/crs.js';
 import type { GridGeometry } from '../store/dataset-types.js';
-import { wholeGrid, windowCells, windowWidth, type GridWindow } from './grid-window.js';
-import { SECTORS, SURFACE, shared, type CellFeatures } from './cell-features.js';
+import { windowWidth, type GridWindow } from './grid-window.js';
+import { SECTORS, SURFACE, type CellFeatures } from './cell-features.js';
 
 /**
  * Per-cell features of the nationwide low-resolution dataset: no buildings (every cell outdoor, open sky), a pollution
@@ -23,20 +23,19 @@ const AGGLOMERATIONS: readonly (readonly [number, number, number])[] = [
   [3.9520, 50.4542, 0.3], // Mons
 ];
 
-/** Builds the features of the cells of `window` of the nationwide grid (default: every cell); a cell's own alone. */
-export function computeLowresFeatures(grid: GridGeometry, window: GridWindow = wholeGrid(grid)): CellFeatures {
-  const n = windowCells(window);
+/**
+ * Builds the features of the cells of `window` of the nationwide grid into `out` (arrays of exactly the window's
+ * cells, feature-arrays.ts `cutCellFeatures`; every value is set); a cell's own alone.
+ */
+export function computeLowresFeatures(grid: GridGeometry, window: GridWindow, out: CellFeatures): CellFeatures {
   const width = windowWidth(window);
-  const outdoor = shared(Uint8Array, n, 1).fill(1);
-  const buildingHeight = shared(Float32Array, n, 4);
-  const horizon = shared(Float32Array, n * SECTORS, 4);
-  const skyView = shared(Float32Array, n, 4).fill(1);
-  const traffic = shared(Float32Array, n, 4);
-  const canyon = shared(Float32Array, n, 4);
-  const windFactor = shared(Float32Array, n * SECTORS, 4);
-  const turbulence = shared(Float32Array, n, 4).fill(0.2);
-  const background = shared(Float32Array, n, 4);
-  const taOffset = shared(Float32Array, n, 4);
+  const { horizon, traffic, windFactor, background, taOffset } = out;
+  out.outdoor.fill(1);
+  out.buildingHeight.fill(0);
+  horizon.fill(0);
+  out.skyView.fill(1);
+  out.canyon.fill(0);
+  out.turbulence.fill(0.2);
   for (let row = window.r0; row < window.r1; row++) {
     for (let col = window.c0; col < window.c1; col++) {
       const i = (row - window.r0) * width + col - window.c0;
@@ -56,11 +55,8 @@ export function computeLowresFeatures(grid: GridGeometry, window: GridWindow = w
       for (let s = 0; s < SECTORS; s++) windFactor[i * SECTORS + s] = 0.55;
     }
   }
-  const surface = new Uint8Array(n).fill(SURFACE.square);
-  const pollution = shared(Float32Array, n * SECTORS, 4).fill(1);
-  const radiantGain = shared(Float32Array, n, 4).fill(1);
-  return {
-    surface, outdoor, buildingHeight, horizon, skyView, traffic, canyon, windFactor, turbulence, background, taOffset,
-    pollution, radiantGain,
-  };
+  out.surface.fill(SURFACE.square);
+  out.pollution.fill(1);
+  out.radiantGain.fill(1);
+  return out;
 }

@@ -61,12 +61,15 @@ export interface NoiseGrid {
 
 /**
  * `channel`'s noise at every cell centre of `window` of `grid` (default: the whole grid), flat over the window's
- * cells ((row − r0) · width + col − c0); a cell's value does not depend on the window.
+ * cells ((row − r0) · width + col − c0), written into `out` (default: a new array; at least the window's cells);
+ * a cell's value does not depend on the window.
  */
-export function noiseField(grid: NoiseGrid, seed: number, channel: number, length: number, window: GridWindow = wholeGrid(grid)): Float32Array {
+export function noiseField(
+  grid: NoiseGrid, seed: number, channel: number, length: number, window: GridWindow = wholeGrid(grid),
+  out = new Float32Array(windowCells(window)),
+): Float32Array {
   const { ny, res } = grid;
   const width = windowWidth(window);
-  const out = new Float32Array(windowCells(window));
   for (let row = window.r0; row < window.r1; row++) {
     const v = (ny - row - 0.5) * res;
     const at = (row - window.r0) * width - window.c0;

@@ -1,12 +1,14 @@
 /**
  * Generation computes cell features window by window (model/feature-source.ts): a window's features must be the
  * whole grid's cut to it, bit for bit, whatever the window (at the grid's edges, across the surroundings horizons
- * and traffic look at, across the tiles of a scaled dataset), and the whole grid's must be what the generator
- * computed before it went by windows (digests recorded from that implementation, seed 7).
+ * and traffic look at, across the tiles of a scaled dataset), also when written into a slot reused from window to
+ * window (as generation does), and the whole grid's must be what the generator computed before it went by windows
+ * (digests recorded from that implementation, seed 7).
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CellFeatures } from '../../src/model/cell-features.js';
+import { allocateCellFeatures, FEATURE_NAMES } from '../../src/model/feature-arrays.js';
 import { planFeatureSource } from '../../src/model/feature-source.js';
 import { planGrid } from '../../src/model/generate.js';
 import { gridWindows, wholeGrid, windowWidth, type GridWindow } from '../../src/model/grid-window.js';
@@ -86,6 +88,21 @@ describe.each(Object.keys(PLANS))('the features of %s', (name) => {
       const statics = source.statics(window);
       expect(Buffer.compare(bytesOf(statics.outdoor), bytesOf(part.outdoor))).toBe(0);
       expect(Buffer.compare(bytesOf(statics.buildingHeight), bytesOf(part.buildingHeight))).toBe(0);
+    }
+  });
+
+  it('written window after window into one reused slot, whatever it held, are the whole grid\'s cut to each window', () => {
+    const windows = gridWindows(grid.nx, grid.ny, Math.min(29, Math.ceil(grid.ny / 3)), Math.min(41, Math.ceil(grid.nx / 2) + 1));
+    const slot = allocateCellFeatures(29 * 41);
+    // Values no feature takes, so an array a source failed to set shows.
+    for (const values of Object.values(slot) as (Uint8Array | Float32Array)[]) values.fill(values instanceof Uint8Array ? 201 : -7.5);
+    for (const window of windows) {
+      const part = source.features(window, slot);
+      for (const key of FEATURE_NAMES) {
+        const stride = whole[key].length / (grid.nx * grid.ny);
+        expect(part[key].buffer, key).toBe(slot[key].buffer);
+        expect(Buffer.compare(bytesOf(part[key]), cut(whole[key], grid.nx, window, stride)), `${key} of ${JSON.stringify(window)}`).toBe(0);
+      }
     }
   });
 });
