@@ -7,22 +7,22 @@
  *   whole year's);
  * - `annual` and `annual-whole`: the annual map layers served from a precompute's grid group (written by the
  *   `group` step) as `svc serve` draws them, every tile of the lower zooms and a sample spread over the extent at the
- *   others, each tile drawn and gzipped in this process: `annual` reads each tile's window from bands in the
- *   server's bounded cache (map/annual-windows.ts), `annual-whole` holds every grid drawn whole, as the server did
- *   before windows.
+ *   others, each tile drawn and gzipped in this process: `annual` reads what the server reads (map/annual-tables.ts:
+ *   each tile's block tables, or its window of cells at the deepest zoom, from bands in the server's bounded cache),
+ *   `annual-whole` holds every grid drawn whole, as the server did before windows.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generatePreset } from '../src/model/generate.js';
-import { planFeatureSource } from '../src/model/feature-source.js';
+import { FEATURE_BYTES_PER_CELL } from '../src/model/feature-arrays.js';
 import { planGrid } from '../src/model/plan-grid.js';
 import { scaledPlan } from '../src/model/scaled-plans.js';
 import { ANNUAL_LAYERS } from '../src/map/annual-layers.js';
+import { annualTileJob } from '../src/map/annual-tables.js';
 import { AnnualWindows, DEFAULT_ANNUAL_BAND_CACHE_BYTES } from '../src/map/annual-windows.js';
 import type { FieldSlice } from '../src/map/cell-features.js';
 import { gridFootprint } from '../src/map/grid-projection.js';
-import { renderEncodedTile } from '../src/map/tile-drawing.js';
-import { frameWindow, tileBlocks } from '../src/map/tile-frame.js';
+import { renderEncodedTile, type TileJob } from '../src/map/tile-drawing.js';
 import { tilesCovering } from '../src/map/web-mercator-tiles.js';
 import type { GridGeometry } from '../src/store/dataset-types.js';
 import { openGridGroup } from '../src/store/grid-group-reader.js';
@@ -43,9 +43,7 @@ export async function generateStep(k: number, hours: number, dir: string): Promi
 
 /** Bytes of cell features a cell holds (what the whole-grid generator kept for every cell of the grid). */
 export function featureBytesPerCell(): number {
-  const plan = scaledPlan('bench', 1);
-  const features = planFeatureSource(plan, planGrid(plan), 1).features({ r0: 0, r1: 8, c0: 0, c1: 8 });
-  return Object.values(features).reduce((sum, a: ArrayBufferView) => sum + a.byteLength, 0) / 64;
+  return FEATURE_BYTES_PER_CELL;
 }
 
 /** Draws the annual tiles of the group in `dir` (see the top of this file); returns the bytes of the tiles drawn. */
@@ -74,16 +72,17 @@ export async function annualStep(grid: GridGeometry, dir: string, whole: boolean
     const step = Math.max(1, all.length / TILES_PER_ZOOM);
     for (let i = 0; i < all.length; i += step) {
       const [x, y] = all[Math.floor(i)]!;
-      const cells = frameWindow(tileBlocks(grid, z, x, y, zooms.maxzoom));
       for (const layer of Object.values(ANNUAL_LAYERS)) {
-        const fields: FieldSlice[] = [];
-        for (const f of layer.fields) {
-          const base = { name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean' } as const;
-          fields.push(whole
-            ? { ...base, values: await wholeGrid(f.source) }
-            : { ...base, values: await windows.read(group, 'bench', f.source, cells), row0: cells.r0, col0: cells.c0, width: cells.c1 - cells.c0 });
+        const base = { layer: layer.id, grid, maxzoom: zooms.maxzoom, z, x, y } as const;
+        let job: TileJob;
+        if (whole) {
+          const fields: FieldSlice[] = [];
+          for (const f of layer.fields) fields.push({ name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean', values: await wholeGrid(f.source) });
+          job = { ...base, fields };
+        } else {
+          job = await annualTileJob({ windows, group, version: 'bench' }, base, layer.fields);
         }
-        const tile = renderEncodedTile({ layer: layer.id, grid, maxzoom: zooms.maxzoom, z, x, y, fields });
+        const tile = renderEncodedTile(job);
         bytes += tile.gzip?.byteLength ?? tile.raw.byteLength;
       }
     }

@@ -5,16 +5,18 @@
  * their tiles are 404, and the log says why once per precompute and dataset version (a stale precompute would show
  * last year's data under this year's name). What was found is kept for `ttlMs` (the catalog's lifetime), so a new
  * precompute appears without a restart: in the tiles within `ttlMs`, in the catalog (cached `ttlMs` itself) within
- * twice that at most. A tile reads the window of each grid it draws, from bands kept in a bounded cache
- * (annual-windows.ts), never a whole grid.
+ * twice that at most. A tile reads the published values of its blocks, or at the deepest zoom the window of cells it
+ * draws, from bands kept in a bounded cache (annual-tables.ts, annual-windows.ts), never a whole grid.
  */
 import { precomputedDir } from '../compute/datasets/dataset-cache.js';
 import { describePrecomputeProblem, precomputeProblem } from '../compute/precompute/precompute-problem.js';
-import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import { openGridGroup, type GridGroup } from '../store/grid-group-reader.js';
 import type { LruStats } from '../util/byte-lru.js';
-import { AnnualWindows, DEFAULT_ANNUAL_BAND_CACHE_BYTES, type CellRange } from './annual-windows.js';
+import { annualTileJob } from './annual-tables.js';
+import { AnnualWindows, DEFAULT_ANNUAL_BAND_CACHE_BYTES } from './annual-windows.js';
 import type { DatasetState } from './map-data.js';
+import type { TileField } from './map-layers.js';
+import type { TileJob } from './tile-drawing.js';
 
 /** Whether a dataset's precompute is served, and if not, why. */
 export type AnnualStatus =
@@ -96,9 +98,9 @@ export class AnnualGrids {
     return { served: false, reason };
   }
 
-  /** Cells `range` of grid `name` of a served precompute, row-major, in a SharedArrayBuffer (NaN: no value). */
-  window(status: Extract<AnnualStatus, { served: true }>, name: PrecomputeGrid, range: CellRange): Promise<Float32Array> {
-    return this.#windows.read(status.group, status.version, name, range);
+  /** What draws annual tile `base` of a layer with `fields` from a served precompute (annual-tables.ts). */
+  tileJob(status: Extract<AnnualStatus, { served: true }>, base: Parameters<typeof annualTileJob>[1], fields: readonly TileField[]): Promise<TileJob> {
+    return annualTileJob({ windows: this.#windows, group: status.group, version: status.version }, base, fields);
   }
 
   /** Counters of the band cache. */

@@ -5,7 +5,8 @@
  * `annualBands` share of the node's memory budget, config/memory-budget.ts), so the tiles of one area decode each
  * band once while memory stays at the budget whatever the city's extent. A window is copied out of its bands into a
  * SharedArrayBuffer of its own, so a job posted to a compute thread holds the window alone: at most a tile's span
- * (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`) a side, 4 bytes a cell and figure.
+ * (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`) a side, 4 bytes a cell and figure. The same LRU keeps the published
+ * values of blocks that the tiles below the deepest zoom are drawn from (annual-tables.ts).
  */
 import type { GridGroup } from '../store/grid-group-reader.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
@@ -22,13 +23,24 @@ export interface CellRange {
   readonly c1: number;
 }
 
-/** Decoded bands of precomputed grids, bounded by bytes. */
-export class AnnualWindows {
-  readonly #bands: ByteLru<Float32Array>;
+/** What the cache holds: decoded bands (float32) and bands of block tables (float64, annual-tables.ts). */
+type Cached = Float32Array | Float64Array;
 
-  /** `budgetBytes`: what the decoded bands may hold together. */
+/** Decoded bands of precomputed grids and what is derived from them, bounded by bytes together. */
+export class AnnualWindows {
+  readonly #bands: ByteLru<Cached>;
+
+  /** `budgetBytes`: what the decoded bands and block tables may hold together. */
   constructor(budgetBytes: number) {
-    this.#bands = new ByteLru<Float32Array>(budgetBytes, typedArrayBytes);
+    this.#bands = new ByteLru<Cached>(budgetBytes, typedArrayBytes);
+  }
+
+  /**
+   * The block-table band cached under `key` (which must name the group, the precompute's version and everything the
+   * values depend on), made by `make` on a miss (concurrent calls share one).
+   */
+  tableBand(key: string, make: () => Promise<Float64Array>): Promise<Float64Array> {
+    return this.#bands.load(`table|${key}`, make) as Promise<Float64Array>;
   }
 
   /**
@@ -56,7 +68,7 @@ export class AnnualWindows {
 
   /** Band `b` of a grid, from the cache or decoded (concurrent reads of one band share one decoding). */
   #band(group: GridGroup, version: string, name: string, b: number): Promise<Float32Array> {
-    return this.#bands.load(`${group.dir}|${version}|${name}|${b}`, () => group.readBand(name, b));
+    return this.#bands.load(`${group.dir}|${version}|${name}|${b}`, () => group.readBand(name, b)) as Promise<Float32Array>;
   }
 
   /** Counters of the band cache. */

@@ -54,7 +54,7 @@ function blockMode(values: Float32Array, width: number, r0: number, r1: number, 
  * block (i, j) at (i − r0) · (c1 − c0) + j − c0. Fields are independent, so a tile's tables can be made one field at
  * a time from bands of rows (the atlas archive), and the features built from them are the same as from whole grids.
  */
-export function blockTable(frame: TileFrame, field: FieldSlice): Float64Array {
+export function blockTable(frame: Pick<TileFrame, 'grid' | 'block' | 'blocks'>, field: FieldSlice): Float64Array {
   const { grid, block } = frame;
   const { r0, r1, c0, c1 } = frame.blocks;
   const w = Math.max(0, c1 - c0);

@@ -14,7 +14,6 @@ import { DamagedDataError, NotFoundError, UpstreamError, UpstreamTimeoutError, U
 import { checkCity } from '../keys/entitlement.js';
 import type { ApiKeyRecord, KeyLookup } from '../keys/key-types.js';
 import type { ModelServiceClient } from '../upstream/model-service-client.js';
-import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import type { HourlyField } from '../store/dataset-types.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { OBJECT_HEADER_BYTES, SLOT_BYTES, typedArrayBytes } from '../util/heap-size.js';
@@ -26,7 +25,6 @@ import type { MapLayerDef, TileField } from './map-layers.js';
 import { ForecastMemory, leadOf } from './map-timeline.js';
 import { authorise, checkStep, checkTile, resolveLayer, type TileAddress } from './tile-access.js';
 import type { EncodedTile, TileJob } from './tile-drawing.js';
-import { frameWindow, tileBlocks } from './tile-frame.js';
 import type { TileRenderer } from './tile-renderer.js';
 import { tileJsonBody } from './tilejson.js';
 import { VerifiedSignatures } from './url-signing.js';
@@ -222,17 +220,8 @@ export class MapService {
   ): Promise<TileJob> {
     const base = { layer: layer.id, grid: { ...state.info.grid }, maxzoom: state.footprint.zooms.maxzoom, ...at };
     if (layer.kind === 'static') return { ...base, buildings: await this.#data.buildings(state) };
-    if (layer.kind === 'annual') {
-      // Only the cells the tile's blocks cover, read from the precompute's bands.
-      const range = frameWindow(tileBlocks(base.grid, at.z, at.x, at.y, base.maxzoom));
-      const windows = await Promise.all(layer.fields.map((f) => this.#annual!.window(annual!, f.source as PrecomputeGrid, range)));
-      return {
-        ...base,
-        fields: layer.fields.map((f, i) => ({
-          name: f.name, decimals: f.decimals, values: windows[i]!, aggregate: f.aggregate ?? 'mean', row0: range.r0, col0: range.c0, width: range.c1 - range.c0,
-        })),
-      };
-    }
+    // Only the blocks or cells the tile covers, from the precompute's bands (annual-tables.ts).
+    if (layer.kind === 'annual') return this.#annual!.tileJob(annual!, base, layer.fields);
     const held = layer.fields.filter((f): f is TileField & { source: HourlyField } =>
       (state.info.fields as readonly string[]).includes(f.source));
     const slices = await Promise.all(held.map((f) => this.#data.slice(state, f.source, t!, lead)));

@@ -24,6 +24,11 @@ export interface TileJob {
   readonly y: number;
   /** Timed and annual layers: one slice per tile field the dataset holds, in the layer's field order. */
   readonly fields?: readonly FieldSlice[];
+  /**
+   * A value layer drawn from the published values of its blocks instead (the annual layers below their deepest zoom:
+   * annual-tables.ts): one `blockTable` of the tile's frame per field, named `names`, in the layer's field order.
+   */
+  readonly tables?: { readonly names: readonly string[]; readonly values: readonly Float64Array[] };
   /** The buildings layer: the static arrays. */
   readonly buildings?: BuildingArrays;
 }
@@ -72,6 +77,7 @@ export function renderTile(job: TileJob): Uint8Array {
     addBuildingFeatures(layer, frame, job.buildings, def.fields[0].decimals);
     return encodeTile([layer]);
   }
+  if (job.tables !== undefined) return renderTableTile(job.layer, frame, job.tables.names, job.tables.values);
   const fields = job.fields ?? [];
   return renderTableTile(job.layer, frame, fields.map((f) => f.name), fields.map((f) => blockTable(frame, f)));
 }

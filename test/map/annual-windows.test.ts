@@ -1,7 +1,8 @@
 /**
- * Annual tiles read only the window of each precomputed grid their blocks cover (map/annual-windows.ts), from bands
- * kept in a bounded cache: every tile at every zoom of a grid is byte for byte the tile drawn from the whole grids,
- * the cache never holds more than its budget, and a window reads only the bands it overlaps.
+ * Annual tiles read only the window of each precomputed grid their blocks cover (map/annual-windows.ts), or below the
+ * deepest zoom the published values of their blocks (map/annual-tables.ts), from bands kept in a bounded cache: every
+ * tile at every zoom of a grid is byte for byte the tile drawn from the whole grids, the cache never holds more than
+ * its budget, a window reads only the bands it overlaps, and the tiles of a zoom decode each band once.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/stats/atlas-figures.js';
 import { ANNUAL_LAYERS } from '../../src/map/annual-layers.js';
+import { annualTileJob } from '../../src/map/annual-tables.js';
 import { AnnualWindows } from '../../src/map/annual-windows.js';
 import type { FieldSlice } from '../../src/map/cell-features.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
@@ -87,6 +89,50 @@ describe('annual tiles over windows', () => {
       }
     }
     expect(tiles).toBeGreaterThan(30);
+  });
+
+  it('draws every tile at every zoom as from the whole grids from block tables and windows, within the budget', async () => {
+    const footprint = gridFootprint(GRID);
+    const { minzoom, maxzoom } = footprint.zooms;
+    expect(maxzoom - minzoom).toBeGreaterThanOrEqual(3);
+    // Room for a few bands and table bands: the cache evicts all along, tables and bands alike.
+    const budget = 4 * (BAND_ROWS * GRID.nx * 4 + 400);
+    const windows = new AnnualWindows(budget);
+    let tiles = 0;
+    for (let z = minzoom; z <= maxzoom; z++) {
+      const range = tilesCovering(footprint.box, z);
+      for (let x = range.x0; x <= range.x1; x++) {
+        for (let y = range.y0; y <= range.y1; y++) {
+          for (const layer of Object.values(ANNUAL_LAYERS)) {
+            const base = { layer: layer.id, grid: GRID, maxzoom, z, x, y } as const;
+            const fromWhole = layer.fields.map((f) => ({ name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean', values: grids.get(f.source as PrecomputeGrid)! }));
+            const job = await annualTileJob({ windows, group, version: 'v1' }, base, layer.fields);
+            // Block tables below the deepest zoom, windows of cells at it.
+            expect(job.tables !== undefined, `${z}`).toBe(z < maxzoom);
+            const expected = renderTile({ ...base, fields: fromWhole });
+            expect(Buffer.compare(renderTile(job), expected), `${layer.id} ${z}/${x}/${y}`).toBe(0);
+            if (expected.byteLength > 0) tiles++;
+            expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
+          }
+        }
+      }
+    }
+    expect(tiles).toBeGreaterThan(30);
+  });
+
+  it('decodes each band once for the block tables of every tile of a zoom while they stay cached', async () => {
+    const { zooms, box } = gridFootprint(GRID);
+    const windows = new AnnualWindows(64 * 1024 * 1024);
+    const layer = ANNUAL_LAYERS.annual_wind;
+    const range = tilesCovering(box, zooms.minzoom + 1);
+    for (let x = range.x0; x <= range.x1; x++) {
+      for (let y = range.y0; y <= range.y1; y++) {
+        await annualTileJob({ windows, group, version: 'v1' }, { layer: layer.id, grid: GRID, maxzoom: zooms.maxzoom, z: zooms.minzoom + 1, x, y }, layer.fields);
+      }
+    }
+    // Every band of every field once, and one table band per band and field: nothing decoded twice.
+    const bands = Math.ceil(GRID.ny / BAND_ROWS) * layer.fields.length;
+    expect(windows.stats()).toMatchObject({ misses: 2 * bands, entries: 2 * bands });
   });
 
   it('reads only the bands a window overlaps, once while they stay cached', async () => {

@@ -1,0 +1,104 @@
+/**
+ * The annual tiles below the deepest zoom, drawn from the published values of their blocks (cell-features.ts
+ * `blockTable`) rather than from windows of cells. A tile at zoom z publishes blocks of 2^(maxzoom − z) cells a side,
+ * up to 1,024 cells a side in all at the coarsest zoom (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`); its window
+ * would decode every full-width band of rows it covers for each of its figures, and the tiles beside it the same
+ * bands again, since a coarse tile's bands are more than the band cache holds.
+ *
+ * So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
+ * the whole grid width, and that table band (8 bytes a block, a quarter of the band's bytes or less) is what is kept,
+ * in the same byte-bounded cache as the bands (annual-windows.ts). The tiles of a zoom then decode each band once per
+ * figure together, whichever of them comes first, as drawing from whole grids did, and hold at most a band and its
+ * table at a time. A tile's table is cut from the table bands its block rows lie in: a block's published value
+ * depends on the block's cells alone, computed by the same function in the same order, so the tile's bytes are
+ * those drawn from whole grids.
+ */
+import type { PrecomputeGrid } from '../stats/atlas-figures.js';
+import type { GridGeometry } from '../store/dataset-types.js';
+import type { GridGroup } from '../store/grid-group-reader.js';
+import type { AnnualWindows } from './annual-windows.js';
+import { blockTable } from './cell-features.js';
+import type { CellWindow } from './grid-projection.js';
+import type { TileField } from './map-layers.js';
+import type { TileJob } from './tile-drawing.js';
+import { frameWindow, tileBlocks } from './tile-frame.js';
+
+/** What a table band is made of and where: a figure of a served precompute, at one block size. */
+export interface TableSource {
+  readonly windows: AnnualWindows;
+  readonly group: GridGroup;
+  /** The precompute's version (a key part: a new precompute is read anew). */
+  readonly version: string;
+  readonly grid: GridGeometry;
+  /** Cells a side of a block. */
+  readonly block: number;
+}
+
+/** Cell rows a table band covers: whole blocks, at least one stored band (so a band is decoded once per table band). */
+function tableBandRows(source: TableSource, field: TileField): number {
+  const { block, group } = source;
+  return block * Math.ceil(group.bandRows(field.source) / block);
+}
+
+/** Table band `k` of `field`: the published values of block rows k · rows / block … over every block column. */
+function tableBand(source: TableSource, field: TileField, k: number): Promise<Float64Array> {
+  const { windows, group, version, grid, block } = source;
+  const rows = tableBandRows(source, field);
+  const aggregate = field.aggregate ?? 'mean';
+  const key = `${group.dir}|${version}|${field.source}|${block}|${field.decimals}|${aggregate}|${k}`;
+  return windows.tableBand(key, async () => {
+    const r0 = k * rows;
+    const r1 = Math.min(grid.ny, r0 + rows);
+    const values = await windows.read(group, version, field.source as PrecomputeGrid, { r0, r1, c0: 0, c1: grid.nx });
+    const blocks = { r0: r0 / block, r1: Math.ceil(r1 / block), c0: 0, c1: Math.ceil(grid.nx / block) };
+    return blockTable({ grid, block, blocks }, { name: field.name, decimals: field.decimals, aggregate, values, row0: r0, col0: 0, width: grid.nx });
+  });
+}
+
+/**
+ * The published value of `field` in every block of `blocks` (in block units, as a tile frame's, tile-frame.ts):
+ * block (i, j) at (i − r0) · (c1 − c0) + j − c0, equal to cell-features.ts `blockTable` over the whole grid.
+ */
+export async function annualBlockTable(source: TableSource, field: TileField, blocks: CellWindow): Promise<Float64Array> {
+  const { r0, r1, c0, c1 } = blocks;
+  const width = Math.max(0, c1 - c0);
+  const out = new Float64Array(width * Math.max(0, r1 - r0));
+  if (out.length === 0) return out;
+  const perBand = tableBandRows(source, field) / source.block;
+  const columns = Math.ceil(source.grid.nx / source.block);
+  for (let k = Math.floor(r0 / perBand); k * perBand < r1; k++) {
+    const band = await tableBand(source, field, k);
+    for (let i = Math.max(r0, k * perBand); i < Math.min(r1, (k + 1) * perBand); i++) {
+      const at = (i - k * perBand) * columns;
+      out.set(band.subarray(at + c0, at + c1), (i - r0) * width);
+    }
+  }
+  return out;
+}
+
+/** Where an annual tile is drawn from: a served precompute's group, its version and the band cache. */
+export type AnnualSource = Omit<TableSource, 'grid' | 'block'>;
+
+/**
+ * What draws annual tile (z, x, y) of a layer with `fields` over `base.grid`: below `maxzoom`, one block table per
+ * field (above); at `maxzoom`, where a block is a cell, the window of cells its blocks cover (annual-windows.ts).
+ */
+export async function annualTileJob(
+  source: AnnualSource, base: Pick<TileJob, 'layer' | 'grid' | 'maxzoom' | 'z' | 'x' | 'y'>, fields: readonly TileField[],
+): Promise<TileJob> {
+  const { grid, z, x, y, maxzoom } = base;
+  const frame = tileBlocks(grid, z, x, y, maxzoom);
+  if (z < maxzoom) {
+    const tables = { ...source, grid, block: frame.block };
+    const values = await Promise.all(fields.map((f) => annualBlockTable(tables, f, frame.blocks)));
+    return { ...base, tables: { names: fields.map((f) => f.name), values } };
+  }
+  const range = frameWindow(frame);
+  const windows = await Promise.all(fields.map((f) => source.windows.read(source.group, source.version, f.source as PrecomputeGrid, range)));
+  return {
+    ...base,
+    fields: fields.map((f, i) => ({
+      name: f.name, decimals: f.decimals, values: windows[i]!, aggregate: f.aggregate ?? 'mean', row0: range.r0, col0: range.c0, width: range.c1 - range.c0,
+    })),
+  };
+}
