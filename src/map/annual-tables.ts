@@ -7,9 +7,9 @@
  *
  * So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
  * the whole grid width, and that table band (8 bytes a block, a quarter of the band's bytes or less) is what is kept,
- * in the same byte-bounded cache as the bands (annual-windows.ts). The tiles of a zoom then decode each band once per
- * figure together, whichever of them comes first, as drawing from whole grids did, and hold at most a band and its
- * table at a time. A tile's table is cut from the table bands its block rows lie in: a block's published value
+ * in the same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push
+ * tables out. The tiles of a zoom then decode each band once per figure together, whichever of them comes first, as
+ * drawing from whole grids did, and hold at most a band and its table at a time. A tile's table is cut from the table bands its block rows lie in: a block's published value
  * depends on the block's cells alone, computed by the same function in the same order, so the tile's bytes are
  * those drawn from whole grids.
  */
@@ -49,7 +49,8 @@ function tableBand(source: TableSource, field: TileField, k: number): Promise<Fl
   return windows.tableBand(key, async () => {
     const r0 = k * rows;
     const r1 = Math.min(grid.ny, r0 + rows);
-    const values = await windows.read(group, version, field.source as PrecomputeGrid, { r0, r1, c0: 0, c1: grid.nx });
+    // Decoded here and dropped: only the table is kept, so bands do not push the tables out of the cache.
+    const values = await group.readRows(field.source, r0, r1);
     const blocks = { r0: r0 / block, r1: Math.ceil(r1 / block), c0: 0, c1: Math.ceil(grid.nx / block) };
     return blockTable({ grid, block, blocks }, { name: field.name, decimals: field.decimals, aggregate, values, row0: r0, col0: 0, width: grid.nx });
   });
