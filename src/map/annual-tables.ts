@@ -6,7 +6,7 @@
  * bands again, since a coarse tile's bands are more than the band cache holds.
  *
  * So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
- * the whole grid width, and that table band (8 bytes a block, a quarter of the band's bytes or less) is what is kept,
+ * the whole grid width, and that table band (8 bytes a block, half the band's bytes or less) is what is kept,
  * in the same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push
  * tables out. The tiles of a zoom then decode each band once per figure together, whichever of them comes first, as
  * drawing from whole grids did, and hold at most a band and its table at a time. A tile's table is cut from the table bands its block rows lie in: a block's published value
@@ -60,7 +60,7 @@ function tableBand(source: TableSource, field: TileField, k: number): Promise<Fl
  * The published value of `field` in every block of `blocks` (in block units, as a tile frame's, tile-frame.ts):
  * block (i, j) at (i − r0) · (c1 − c0) + j − c0, equal to cell-features.ts `blockTable` over the whole grid.
  */
-export async function annualBlockTable(source: TableSource, field: TileField, blocks: CellWindow): Promise<Float64Array> {
+async function annualBlockTable(source: TableSource, field: TileField, blocks: CellWindow): Promise<Float64Array> {
   const { r0, r1, c0, c1 } = blocks;
   const width = Math.max(0, c1 - c0);
   const out = new Float64Array(width * Math.max(0, r1 - r0));
