@@ -49,8 +49,9 @@ function tableBand(source: TableSource, field: TileField, k: number): Promise<Fl
   return windows.tableBand(key, async () => {
     const r0 = k * rows;
     const r1 = Math.min(grid.ny, r0 + rows);
-    // Decoded here and dropped: only the table is kept, so bands do not push the tables out of the cache.
-    const values = await group.readRows(field.source, r0, r1);
+    // Decoded here and dropped: only the table is kept, so bands do not push the tables out of the cache. A table band
+    // of one stored band reads it as decoded (no copy of its rows).
+    const values = rows === group.bandRows(field.source) ? await group.readBand(field.source, k) : await group.readRows(field.source, r0, r1);
     const blocks = { r0: r0 / block, r1: Math.ceil(r1 / block), c0: 0, c1: Math.ceil(grid.nx / block) };
     return blockTable({ grid, block, blocks }, { name: field.name, decimals: field.decimals, aggregate, values, row0: r0, col0: 0, width: grid.nx });
   });

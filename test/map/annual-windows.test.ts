@@ -125,7 +125,17 @@ describe('annual tiles over windows', () => {
     const windows = new AnnualWindows(64 * 1024 * 1024);
     const layer = ANNUAL_LAYERS.annual_wind;
     let rowsRead = 0;
-    const counted: GridGroup = { ...group, readRows: (name, r0, r1) => { rowsRead += r1 - r0; return group.readRows(name, r0, r1); } };
+    const counted: GridGroup = {
+      ...group,
+      readRows: (name, r0, r1) => {
+        rowsRead += r1 - r0;
+        return group.readRows(name, r0, r1);
+      },
+      readBand: (name, b) => {
+        rowsRead += Math.min(BAND_ROWS, GRID.ny - b * BAND_ROWS);
+        return group.readBand(name, b);
+      },
+    };
     const range = tilesCovering(box, zooms.minzoom + 1);
     expect((range.x1 - range.x0 + 1) * (range.y1 - range.y0 + 1)).toBeGreaterThan(1);
     for (let x = range.x0; x <= range.x1; x++) {
