@@ -56,14 +56,29 @@ async function runChild(step: string, width: number, height: number, dir: string
   return JSON.parse(stdout.trim().split('\n').pop()!) as StepResult;
 }
 
+/**
+ * One run of a step as `runChild`; generation writes into a fresh directory each time, so that every run is a first
+ * generation (replacing the dataset a run before wrote deletes its files, which is the store's cost, not generation's:
+ * docs/scaling.md, item 5).
+ */
+async function runOnce(step: string, width: number, height: number, dir: string, gc: boolean): Promise<StepResult> {
+  if (step !== 'generate') return runChild(step, width, height, dir, gc);
+  const fresh = await mkdtemp(join(dir, 'run-'));
+  try {
+    return await runChild(step, width, height, fresh, gc);
+  } finally {
+    await rm(fresh, { recursive: true, force: true });
+  }
+}
+
 /** Runs a step REPEATS times, each in a fresh child: the run with the highest peak, and the live peak of one more. */
 async function child(step: string, width: number, height: number, dir: string): Promise<StepResult> {
   let worst: StepResult | undefined;
   for (let i = 0; i < REPEATS; i++) {
-    const result = await runChild(step, width, height, dir, false);
+    const result = await runOnce(step, width, height, dir, false);
     if (worst === undefined || result.peak_rss_mb > worst.peak_rss_mb) worst = result;
   }
-  const live = await runChild(step, width, height, dir, true);
+  const live = await runOnce(step, width, height, dir, true);
   return { ...worst!, peak_live_mb: live.peak_live_mb };
 }
 
