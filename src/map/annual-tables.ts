@@ -6,12 +6,13 @@
  * bands again, since a coarse tile's bands are more than the band cache holds.
  *
  * So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
- * the whole grid width, and that table band (8 bytes a block, half the band's bytes or less) is what is kept,
- * in the same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push
- * tables out. The tiles of a zoom then decode each band once per figure together, whichever of them comes first, as
- * drawing from whole grids did, and hold at most a band and its table at a time. A tile's table is cut from the table bands its block rows lie in: a block's published value
- * depends on the block's cells alone, computed by the same function in the same order, so the tile's bytes are
- * those drawn from whole grids.
+ * the whole grid width, and that table band (8 bytes a block, half the band's bytes or less) is what is kept, in the
+ * same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push tables
+ * out. The tiles of a zoom then decode each band once per figure between them, whichever comes first, and hold at most
+ * one band and its table per figure at a time; the task posted to a compute thread carries the tables, not the cells. The fold runs
+ * where the job is made (the serving thread), one band at a time between reads. A tile's table is cut from the table
+ * bands its block rows lie in: a block's published value depends on the block's cells alone, computed by the same
+ * function in the same order, so the tile's bytes are those drawn from whole grids.
  */
 import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import type { GridGeometry } from '../store/dataset-types.js';
