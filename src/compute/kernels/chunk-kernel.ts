@@ -6,11 +6,13 @@
  */
 import { ValidationError } from '../../errors.js';
 import type { DirectChunkCodec } from '../../store/codecs.js';
+import type { Calendar } from '../../stats/calendar.js';
 import type { HourlyField } from '../../store/dataset-types.js';
 import { oncePerVariant, type KernelVariant } from '../../wasm/kernel-module.js';
 import { ensureMemory } from '../../wasm/memory-plan.js';
+import { checkKernelCalendar } from './kernel-calendar.js';
 import {
-  chunkView, loadShuffledChunk, shapeChunkRegions, type ChunkComputation, type ChunkExports, type ChunkRegions,
+  checkComputationFields, chunkView, loadShuffledChunk, shapeChunkRegions, type ChunkComputation, type ChunkExports, type ChunkRegions,
   type RegionPlanner,
 } from './kernel-chunks.js';
 
@@ -30,6 +32,8 @@ export abstract class ChunkKernel<
   protected readonly x: Exports;
   readonly #heapBase: number;
   readonly #plan: RegionPlanner<Regions>;
+  /** Calendars already range-checked, with the hours they were checked for (a dataset's calendar is checked once). */
+  readonly #checkedCalendars = new WeakMap<Calendar, number>();
   #c: Computation | undefined;
 
   constructor(exports: Exports, variant: string, plan: RegionPlanner<Regions>) {
@@ -63,6 +67,19 @@ export abstract class ChunkKernel<
   /** Ends the running computation; chunks are refused until the next `begin`. */
   discard(): void {
     this.#c = undefined;
+  }
+
+  /**
+   * The checks that open every `begin`: the previous computation is discarded, then `hours` and `fields` and the
+   * calendar's values are refused (`ValidationError`) before anything is written into linear memory.
+   */
+  protected openComputation(hours: number, fields: readonly HourlyField[], calendar: Calendar): void {
+    this.discard();
+    checkComputationFields(hours, fields);
+    if (this.#checkedCalendars.get(calendar) !== hours) {
+      checkKernelCalendar(calendar, hours);
+      this.#checkedCalendars.set(calendar, hours);
+    }
   }
 
   /** The regions before any chunk (`cells` 0), memory grown to hold them: the start of a `begin`. */

@@ -9,8 +9,7 @@
 import type { Calendar } from '../../stats/calendar.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import { ChunkKernel, kernelLoader, type KernelComputation, type KernelOptions } from './chunk-kernel.js';
-import { checkKernelCalendar } from './kernel-calendar.js';
-import { checkComputationFields, checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
+import { checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
 import { METRIC } from './kernel-layout.js';
 import { kernelParams } from './kernel-params.js';
 import { CELL_ROW, CELL_THRESHOLDS } from './precompute-layout.js';
@@ -25,9 +24,6 @@ interface Computation extends KernelComputation<PrecomputeRegions> {
 
 /** The precompute kernel bound to one WebAssembly instance. */
 export class PrecomputeKernel extends ChunkKernel<PrecomputeExports, PrecomputeRegions, Computation> {
-  /** Calendars already range-checked. */
-  readonly #checked = new WeakSet<Calendar>();
-
   /** Wraps an instance's exports; prefer `loadPrecomputeKernel`. */
   constructor(exports: PrecomputeExports, variant: string) {
     super(exports, variant, planPrecomputeRegions);
@@ -38,12 +34,7 @@ export class PrecomputeKernel extends ChunkKernel<PrecomputeExports, PrecomputeR
     hours: number, fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>,
     calendar: Calendar,
   ): void {
-    this.discard();
-    checkComputationFields(hours, fields);
-    if (!this.#checked.has(calendar) || calendar.hours !== hours) {
-      checkKernelCalendar(calendar, hours);
-      this.#checked.add(calendar);
-    }
+    this.openComputation(hours, fields, calendar);
     const params = kernelParams(encodings, fields);
     const thresholds = precomputeThresholds(fields, encodings, params);
     const metrics = metricBits(fields);

@@ -15,10 +15,10 @@ import type { StatisticsOptions } from '../../stats/statistics.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import { readAggregates } from './kernel-aggregates.js';
 import { airBlockFromResults, thermalBlockFromResults, windBlockFromResults } from './kernel-blocks.js';
-import { checkKernelCalendar, writeKernelCalendar } from './kernel-calendar.js';
+import { writeKernelCalendar } from './kernel-calendar.js';
 import { ensureMemory } from '../../wasm/memory-plan.js';
 import { ChunkKernel, kernelLoader, type KernelComputation, type KernelOptions } from './chunk-kernel.js';
-import { checkComputationFields, checkMask, checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
+import { checkMask, checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
 import { HOUR_RECORD, METRIC, RESULTS, THRESHOLD_TABLE } from './kernel-layout.js';
 import { kernelParams } from './kernel-params.js';
 import { rawThresholds, type RawValidity } from './kernel-thresholds.js';
@@ -53,9 +53,7 @@ export class StatsKernel extends ChunkKernel<StatsExports, KernelRegions, Comput
     hours: number, fields: readonly HourlyField[], encodings: Readonly<Partial<Record<HourlyField, CfEncoding>>>,
     calendar: Calendar,
   ): void {
-    this.discard();
-    checkComputationFields(hours, fields);
-    if (this.#loaded?.calendar !== calendar || calendar.hours !== hours) checkKernelCalendar(calendar, hours);
+    this.openComputation(hours, fields, calendar);
     const thresholds = rawThresholds(fields, encodings);
     const params = kernelParams(encodings, fields);
     const metrics = metricBits(fields);
