@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/batch/csv-table.js';
-import { openSqliteFile } from '../../src/db/database.js';
 import { wgs84ToLambert72 } from '../../src/geo/crs.js';
 import { precomputedFixture } from '../helpers/fixtures.js';
 import { expectProblem, startE2eServer, type E2eServer } from './support/e2e-server.js';
+import { settleJob, storedJobState, untilJobPartlyDone } from './support/historical-jobs.js';
 
 const SYNC_CELLS = 40;
 let e2e: E2eServer;
@@ -36,16 +36,6 @@ const big = (id: string, lon = 4.35) => ({ type: 'Feature', id, geometry: { type
 const small = { type: 'Feature', id: 'small', geometry: { type: 'Polygon', coordinates: square(4.352, 50.846, 0.0004) } };
 const csvRows = (text: string) => parseCsv(text, { maxRows: 200, maxColumns: 2_000, maxRowChars: 1_000_000 });
 
-/** Polls a job until it is no longer processing; returns its last status document. */
-async function settle(server: E2eServer, url: string, k = key): Promise<any> {
-  for (;;) {
-    const res = await server.get(url, k);
-    expect(res.status, res.text).toBe(200);
-    if (res.json.status !== 'processing') return res.json;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('area jobs over HTTP', () => {
   it('refuses an area over the synchronous limit on the area route, naming the jobs route', async () => {
     const res = await e2e.post('/v1/historical/area', big('site'), key);
@@ -61,7 +51,7 @@ describe('area jobs over HTTP', () => {
     expect(accepted.json).toMatchObject({ kind: 'area', status: 'processing', stage: 'queued', features: 3 });
     const url = accepted.headers.get('location')!;
     expect(url).toBe(`/v1/historical/jobs/${accepted.json.job_id}`);
-    const done = await settle(e2e, url);
+    const done = await settleJob(e2e, url, key);
     expect(done).toMatchObject({ kind: 'area', status: 'completed', progress: { total: 3, done: 3 } });
 
     const geo = await e2e.get(done.files.geojson.url, key);
@@ -98,7 +88,7 @@ describe('area jobs over HTTP', () => {
     const body = { type: 'Polygon', crs: 'EPSG:31370', coordinates: [ring] };
     const accepted = await e2e.post('/v1/historical/jobs', body, key, { 'content-type': 'application/geo+json' });
     expect(accepted.status, accepted.text).toBe(202);
-    const done = await settle(e2e, accepted.headers.get('location')!);
+    const done = await settleJob(e2e, accepted.headers.get('location')!, key);
     expect(done.status).toBe('completed');
     const fc = JSON.parse((await e2e.get(done.files.geojson.url, key)).text);
     const [lon, lat] = fc.features[0].geometry.coordinates[0][0];
@@ -134,29 +124,19 @@ describe('an area job across a restart of the service', () => {
     expect(accepted.status, accepted.text).toBe(202);
     const url = accepted.headers.get('location')!;
     // Stop the service while the job is running, some features computed.
-    for (;;) {
-      const s = (await first.get(url, k)).json;
-      expect(s.status).toBe('processing');
-      if (s.stage === 'running' && (s.progress.done ?? 0) > 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilJobPartlyDone(first, url, k);
     await first.close();
-    const db = openSqliteFile(config.dbFile, { readOnly: true });
-    const row = db.prepare('SELECT state, attempts FROM report_jobs WHERE id = ?').get(accepted.json.job_id) as { state: string; attempts: number };
-    db.close();
-    expect(row).toEqual({ state: 'queued', attempts: 1 });
+    expect(storedJobState(config.dbFile, accepted.json.job_id)).toEqual({ state: 'queued', attempts: 1 });
     const second = await startE2eServer({ dataDir, config });
     try {
-      const done = await settle(second, url, k);
+      const done = await settleJob(second, url, k);
       expect(done).toMatchObject({ kind: 'area', status: 'completed', progress: { total: 100 } });
       const fc = JSON.parse((await second.get(done.files.geojson.url, k)).text);
       expect(fc.features.map((f: any) => f.id)).toEqual(features.map((f) => f.id));
       expect(fc.features.every((f: any) => f.properties.ok)).toBe(true);
       expect(csvRows((await second.get(done.files.csv.url, k)).text).rows).toHaveLength(100);
       expect((await readdir(join(dir, 'reports'))).filter((f) => f.startsWith('.'))).toEqual([]);
-      const after = openSqliteFile(config.dbFile, { readOnly: true });
-      expect(after.prepare('SELECT state, attempts FROM report_jobs WHERE id = ?').get(accepted.json.job_id)).toEqual({ state: 'completed', attempts: 2 });
-      after.close();
+      expect(storedJobState(config.dbFile, accepted.json.job_id)).toEqual({ state: 'completed', attempts: 2 });
     } finally {
       await second.close();
     }

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/batch/csv-table.js';
-import { openSqliteFile } from '../../src/db/database.js';
 import { expectProblem, startE2eServer, type E2eServer } from './support/e2e-server.js';
+import { settleJob, storedJobState, untilJobPartlyDone } from './support/historical-jobs.js';
 
 let e2e: E2eServer;
 let key: string;
@@ -21,16 +21,6 @@ beforeAll(async () => {
 afterAll(async () => e2e?.close());
 
 const street = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ id: `p${from + i}`, lat: Number((50.8440 + (from + i) * 0.00005).toFixed(5)), lon: 4.3519 }));
-
-/** Polls a job until it is no longer processing; returns its last status document. */
-async function settle(server: E2eServer, url: string, k = key): Promise<any> {
-  for (;;) {
-    const res = await server.get(url, k);
-    expect(res.status, res.text).toBe(200);
-    if (res.json.status !== 'processing') return res.json;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('POST /v1/historical/batch over HTTP', () => {
   it('answers good and bad locations side by side, and warms the single route', async () => {
@@ -87,7 +77,7 @@ describe('asynchronous batch jobs over HTTP', () => {
     expect(accepted.status, accepted.text).toBe(202);
     expect(accepted.headers.get('location')).toBe(`/v1/historical/jobs/${accepted.json.job_id}`);
     expect(accepted.json).toMatchObject({ status: 'processing', stage: 'queued', locations: 31 });
-    const done = await settle(e2e, accepted.headers.get('location')!);
+    const done = await settleJob(e2e, accepted.headers.get('location')!, key);
     expect(done).toMatchObject({ status: 'completed', progress: { total: 31, done: 31 } });
     const geo = await e2e.get(done.files.geojson.url, key);
     expect(geo.status).toBe(200);
@@ -128,21 +118,13 @@ describe('a batch job across a restart of the service', () => {
     expect(accepted.status, accepted.text).toBe(202);
     const url = accepted.headers.get('location')!;
     // Stop the service while the job is running, some locations answered.
-    for (;;) {
-      const s = (await first.get(url, k)).json;
-      expect(s.status).toBe('processing');
-      if (s.stage === 'running' && (s.progress.done ?? 0) > 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await untilJobPartlyDone(first, url, k);
     await first.close();
     // Stopped in hand, the job was put back in the queue (its first attempt counted), not finished.
-    const db = openSqliteFile(config.dbFile, { readOnly: true });
-    const row = db.prepare('SELECT state, attempts FROM report_jobs WHERE id = ?').get(accepted.json.job_id) as { state: string; attempts: number };
-    db.close();
-    expect(row).toEqual({ state: 'queued', attempts: 1 });
+    expect(storedJobState(config.dbFile, accepted.json.job_id)).toEqual({ state: 'queued', attempts: 1 });
     const second = await startE2eServer({ config });
     try {
-      const done = await settle(second, url, k);
+      const done = await settleJob(second, url, k);
       expect(done).toMatchObject({ status: 'completed', progress: { total: 400 } });
       const fc = JSON.parse((await second.get(done.files.geojson.url, k)).text);
       expect(fc.features.map((f: any) => f.id)).toEqual(street(400, 1000).map((l) => l.id));
