@@ -12,7 +12,7 @@
  * written whole, and the job completes once.
  */
 import { ValidationError } from '../errors.js';
-import type { BatchJobService, BatchProgress, JobKindView } from '../batch/batch-jobs.js';
+import { deliverJobFiles, type BatchJobService, type BatchProgress, type JobKindView } from '../batch/batch-jobs.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { entitlementOf } from '../keys/entitlement.js';
 import type { ReportJob } from '../reports/jobs/job-types.js';
@@ -42,7 +42,7 @@ export interface AreaWorkDeps {
 
 /** The runner's work function for area jobs. */
 export function areaWork(deps: AreaWorkDeps): JobWork {
-  const { queue, files, clock, progress } = deps;
+  const { progress } = deps;
   return async (job, signal) => {
     if (!isAreaJobRequest(job.request)) throw new Error(`job ${job.id} is not an area job`);
     const request = job.request;
@@ -57,10 +57,10 @@ export function areaWork(deps: AreaWorkDeps): JobWork {
       signal.throwIfAborted();
       const transient = answers.find((a) => 'error' in a && TRANSIENT.has(a.error.code));
       if (transient !== undefined && 'error' in transient) throw transient.error;
-      if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) return false;
-      await files.write(job.id, 'geojson', new TextEncoder().encode(areaGeoJson(request.body, plan.crs, answers, deps.describe)));
-      await files.write(job.id, 'csv', new TextEncoder().encode(areaCsvFile(answers, deps.describe)));
-      return await queue.advance(job.id, 'delivering', 'completed', clock.now());
+      return await deliverJobFiles(deps, job.id, {
+        geojson: () => areaGeoJson(request.body, plan.crs, answers, deps.describe),
+        csv: () => areaCsvFile(answers, deps.describe),
+      });
     } finally {
       progress.clear(job.id);
     }

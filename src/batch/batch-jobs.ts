@@ -62,7 +62,7 @@ export interface BatchWorkDeps {
 
 /** The runner's work function for batch jobs. */
 export function batchWork(deps: BatchWorkDeps): JobWork {
-  const { queue, files, clock, progress } = deps;
+  const { progress } = deps;
   return async (job, signal) => {
     if (!isBatchJobRequest(job.request)) throw new Error(`job ${job.id} is not a batch job`);
     const input = batchOf(job.request);
@@ -70,14 +70,29 @@ export function batchWork(deps: BatchWorkDeps): JobWork {
     try {
       const outcomes = await deps.batch.run(input, job.request.scope, { signal, onOutcome: () => progress.step(job.id) });
       signal.throwIfAborted();
-      if (!(await queue.advance(job.id, 'running', 'delivering', clock.now()))) return false;
-      await files.write(job.id, 'geojson', new TextEncoder().encode(batchGeoJson(input, outcomes, deps.describe)));
-      await files.write(job.id, 'csv', new TextEncoder().encode(batchCsvFile(outcomes, deps.describe)));
-      return await queue.advance(job.id, 'delivering', 'completed', clock.now());
+      return await deliverJobFiles(deps, job.id, {
+        geojson: () => batchGeoJson(input, outcomes, deps.describe),
+        csv: () => batchCsvFile(outcomes, deps.describe),
+      });
     } finally {
       progress.clear(job.id);
     }
   };
+}
+
+/**
+ * Delivers a job's answer as its two files: running → delivering, the GeoJSON and the CSV written (made only once the
+ * job is this attempt's to deliver), → completed. False when another attempt took the job meanwhile.
+ */
+export async function deliverJobFiles(
+  deps: { readonly queue: JobTransitions; readonly files: ReportFileStore; readonly clock: Clock },
+  jobId: string, made: { readonly geojson: () => string; readonly csv: () => string },
+): Promise<boolean> {
+  const { queue, files, clock } = deps;
+  if (!(await queue.advance(jobId, 'running', 'delivering', clock.now()))) return false;
+  await files.write(jobId, 'geojson', new TextEncoder().encode(made.geojson()));
+  await files.write(jobId, 'csv', new TextEncoder().encode(made.csv()));
+  return queue.advance(jobId, 'delivering', 'completed', clock.now());
 }
 
 /** The kinds of job `/historical/jobs` serves: a batch of locations, or an area (src/area/area-jobs.ts). */
