@@ -12,15 +12,11 @@
  * written whole, and the job completes once.
  */
 import { ValidationError } from '../errors.js';
-import { deliverJobFiles, type BatchJobService, type BatchProgress, type JobKindView } from '../batch/batch-jobs.js';
+import { deliverJobFiles, type BatchJobService, type JobKindView, type JobWorkDeps } from '../batch/batch-jobs.js';
 import type { ApiKeyRecord } from '../keys/key-types.js';
 import { entitlementOf } from '../keys/entitlement.js';
 import type { ReportJob } from '../reports/jobs/job-types.js';
-import type { DescribeFailure } from '../batch/batch-files.js';
 import type { JobWork } from '../reports/jobs/job-runner.js';
-import type { JobTransitions } from '../reports/jobs/job-types.js';
-import type { ReportFileStore } from '../reports/jobs/report-files.js';
-import type { Clock } from '../util/clock.js';
 import { areaCsvFile, areaGeoJson } from './area-files.js';
 import { AREA_JOB_KIND, areaJobRequest, areaOptionsOf, isAreaJobRequest } from './area-job-request.js';
 import { AREA_JOB_BBOX_CELLS, AREA_JOB_CELL_LIMIT } from './area-limits.js';
@@ -30,14 +26,8 @@ import type { AreaOptions, AreaService } from './area-service.js';
 const TRANSIENT = new Set(['upstream_error', 'upstream_timeout', 'upstream_unavailable']);
 
 /** What the work of an area job needs. */
-export interface AreaWorkDeps {
+export interface AreaWorkDeps extends JobWorkDeps {
   readonly area: AreaService;
-  readonly queue: JobTransitions;
-  readonly files: ReportFileStore;
-  readonly clock: Clock;
-  /** Features computed so far by the attempts running here (the status's `progress.done`). */
-  readonly progress: BatchProgress;
-  readonly describe: DescribeFailure;
 }
 
 /** The runner's work function for area jobs. */

@@ -50,14 +50,19 @@ export class BatchProgress {
   }
 }
 
-/** What the work of a batch job needs. */
-export interface BatchWorkDeps {
-  readonly batch: BatchService;
+/** What the work of any `/historical/jobs` job needs beside its own service (batch here, area in src/area). */
+export interface JobWorkDeps {
   readonly queue: JobTransitions;
   readonly files: ReportFileStore;
   readonly clock: Clock;
+  /** Items answered so far by the attempts running here (the status's `progress.done`). */
   readonly progress: BatchProgress;
   readonly describe: DescribeFailure;
+}
+
+/** What the work of a batch job needs. */
+export interface BatchWorkDeps extends JobWorkDeps {
+  readonly batch: BatchService;
 }
 
 /** The runner's work function for batch jobs. */
