@@ -55,6 +55,7 @@ beforeAll(async () => {
   nats = await startNatsServer();
   dataDir = await fixtureDataDir();
   node = await startE2eServer({ config: { nats: { url: nats.url, ackWaitMs: ACK_WAIT_MS, maxDeliver: 3 } } });
+  await node.server.cluster!.link.ready();
   inspector = ClusterLink.start({ url: nats.url, name: 'test-inspector', ackWaitMs: ACK_WAIT_MS, maxDeliver: 3, retryMs: 100 });
   await inspector.ready();
 }, 120_000);

@@ -81,6 +81,7 @@ beforeAll(async () => {
   embedded = await startE2eServer();
   embeddedKey = embedded.issue({ label: 'embedded', ratePerMin: 1000 });
   cluster = await startE2eServer({ config: clusterConfig() });
+  await cluster.server.cluster!.link.ready();
   clusterKey = cluster.issue({ label: 'cluster', ratePerMin: 1000 });
   inspector = ClusterLink.start({ url: nats.url, name: 'test-inspector', ackWaitMs: ACK_WAIT_MS, maxDeliver: 3, retryMs: 100 });
   for (let i = 0; i < 2; i++) workers.push(await startWorker(dataDir));

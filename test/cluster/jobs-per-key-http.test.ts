@@ -17,6 +17,8 @@ let node: E2eServer;
 beforeAll(async () => {
   nats = await startNatsServer();
   node = await startE2eServer({ config: { nats: { url: nats.url, ackWaitMs: 2_000, maxDeliver: 3 }, jobsPerKey: JOBS_PER_KEY } });
+  // The node answers 502 until its link to NATS is up (it starts without waiting for it).
+  await node.server.cluster!.link.ready();
 }, 60_000);
 afterAll(async () => {
   await node?.close();
