@@ -20,6 +20,7 @@ import {
   calendarFor, EXACT_ENCODINGS, kernelRun, makeBlock, ODD_FILL_ENCODINGS, referenceRun, type BlockRecipe,
   type ChunkPlan, type Encodings, type RawBlock,
 } from './kernel-fixtures.js';
+import { expectSameArray } from '../helpers/same-array.js';
 
 /** Fixed seed: the properties explore many inputs but every run is the same run. */
 const RUNS = { numRuns: 40, seed: 20_230_101 };
@@ -95,10 +96,10 @@ function expectAggregates(
     }
   };
   if (ref.air && got.air) {
-    expect(got.air.cls).toEqual(ref.air.cls);
+    expectSameArray(got.air.cls, ref.air.cls, 'air classes');
     for (const p of POLLUTANTS) {
-      expect(got.air.pollutants[p].count).toEqual(ref.air.pollutants[p].count);
-      expect(got.air.pollutants[p].meanClass).toEqual(ref.air.pollutants[p].meanClass);
+      expectSameArray(got.air.pollutants[p].count, ref.air.pollutants[p].count, `${p} count`);
+      expectSameArray(got.air.pollutants[p].meanClass, ref.air.pollutants[p].meanClass, `${p} mean class`);
       series(got.air.pollutants[p].concSum, ref.air.pollutants[p].concSum, p, `${p} concSum`);
     }
   }
