@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { keyAt, storeSpaces } from '../src/store/chunk-index-format.js';
 import { checkManifestCovers, readManifest, type ChunkManifest } from '../src/store/chunk-manifest.js';
 
@@ -53,11 +53,18 @@ function sampleKeys(metadata: Readonly<Record<string, unknown>>, manifest: Chunk
   return keys;
 }
 
+/** Opens the manifest in `threads` worker threads running this module, each keeping it open (as a compute thread). */
 async function inThreads(dir: string, threads: number): Promise<void> {
-  const code = `const { parentPort, workerData } = require('node:worker_threads');
-    import(workerData.module).then((m) => m.openTimed(workerData.dir)).then((r) => { globalThis.keep = r; parentPort.postMessage('open'); setInterval(() => {}, 1000); });`;
-  const workers = Array.from({ length: threads }, () => new Worker(code, { eval: true, workerData: { dir, module: import.meta.url } }));
+  const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { dir } }));
   await Promise.all(workers.map((w) => new Promise((resolve, reject) => { w.once('message', resolve); w.once('error', reject); })));
+}
+
+/** In a worker thread: opens the manifest, keeps it reachable and says so; stays alive until the process exits. */
+async function openInThread(dir: string): Promise<void> {
+  const opened = await openTimed(dir);
+  (globalThis as { keep?: unknown }).keep = opened;
+  parentPort!.postMessage('open');
+  setInterval(() => {}, 1000);
 }
 
 async function main(dir: string, threads: number): Promise<ChildMeasure> {
@@ -87,4 +94,7 @@ if (isMainThread && process.argv[1]?.endsWith('chunk-index-child.js') && process
     (m) => { console.log(JSON.stringify(m)); process.exit(0); },
     (err: unknown) => { console.error(err instanceof Error ? err.stack : String(err)); process.exit(1); },
   );
+}
+if (!isMainThread && (workerData as { dir?: unknown } | null)?.dir !== undefined) {
+  void openInThread((workerData as { dir: string }).dir);
 }
