@@ -11,7 +11,7 @@
  * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
@@ -25,6 +25,7 @@ import { writeGridGroup } from '../store/grid-group-writer.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
+import { removeTree } from '../store/remove-tree.js';
 
 /** Rows per chunk of the precomputed grids (rounded to whole saved rows): a band every grid holds at once. */
 const GROUP_BAND_ROWS = 64;
@@ -123,7 +124,7 @@ export async function precomputeCity(
   const manifest = join(partial, 'manifest.json');
   const expected = JSON.stringify({ content_version: ds.reader.attrs.content_version, grids: PRECOMPUTE_GRIDS });
   const current = await readFile(manifest, 'utf8').catch(() => undefined);
-  if (current !== expected) await rm(partial, { recursive: true, force: true });
+  if (current !== expected) await removeTree(partial);
   await mkdir(partial, { recursive: true });
   await writeFile(manifest, expected);
   const done = new Set((await readdir(partial)).filter((f) => /^row-\d+\.bin$/.test(f)).map((f) => Number(f.slice(4, 9))));
@@ -176,7 +177,7 @@ export async function precomputeCity(
       };
     },
   );
-  await rm(partial, { recursive: true, force: true });
+  await removeTree(partial);
   return { dataset: city.dataset, dir, cells, rowsComputed: todo.length, rowsResumed: done.size, references };
 }
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DatasetError } from '../errors.js';
+import { removeTree } from './remove-tree.js';
 
 /** A directory under construction next to its final path. */
 export interface AtomicDir {
@@ -59,7 +60,7 @@ export async function swapDirectory(prepared: string, target: string): Promise<v
     await rename(old, target);
     throw err;
   }
-  await rm(old, { recursive: true, force: true });
+  await removeTree(old);
 }
 
 /** Creates the temporary sibling of `target` and returns the handle that commits or aborts it. */
@@ -86,7 +87,7 @@ export async function beginAtomicDir(target: string, options: AtomicDirOptions =
     async abort() {
       if (state === 'committed') return;
       state = 'aborted';
-      await rm(tmpDir, { recursive: true, force: true });
+      await removeTree(tmpDir);
     },
   };
 }

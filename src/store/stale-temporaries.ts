@@ -4,8 +4,9 @@
  * target itself is never half-written; the leftover only holds disk space. A later writer of the same target removes
  * the leftovers of processes that no longer run, and says so.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { removeTree } from './remove-tree.js';
 
 /** A removed leftover: its path and the process that left it. */
 export interface StaleTemporary {
@@ -42,6 +43,6 @@ export async function staleTemporaries(target: string): Promise<StaleTemporary[]
 /** Removes the leftovers of `target` whose writer no longer runs; returns what it removed. */
 export async function removeStaleTemporaries(target: string): Promise<StaleTemporary[]> {
   const found = await staleTemporaries(target);
-  for (const leftover of found) await rm(leftover.path, { recursive: true, force: true });
+  for (const leftover of found) await removeTree(leftover.path);
   return found;
 }

@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../errors.js';
 import { siblingPath, writeFileAtomic } from './atomic-dir.js';
 import { chunkEntry, MANIFEST_FILE, readManifest, updateManifest, type ManifestEntry } from './chunk-manifest.js';
+import { removeTree } from './remove-tree.js';
 
 /** A pending update of one store. */
 export interface StoreUpdate {
@@ -125,14 +126,14 @@ export async function beginStoreUpdate(storeDir: string): Promise<StoreUpdate> {
           throw err;
         }
       } finally {
-        await rm(staging, { recursive: true, force: true });
+        await removeTree(staging);
       }
       await cleanup();
       return version;
     },
     async abort() {
       open = false;
-      await rm(staging, { recursive: true, force: true });
+      await removeTree(staging);
     },
   };
 }

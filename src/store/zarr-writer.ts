@@ -4,7 +4,7 @@
  * place. Hourly chunks may be written from worker threads through `openChunkSink(writer.tmpDir, spec)`.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatasetError, ValidationError } from '../errors.js';
@@ -18,6 +18,7 @@ import { storeMetadataFiles } from './store-files.js';
 import {
   codecsForElementSize, coordinateChunks, DEFAULT_STORAGE_CODECS, staticChunkKey, staticChunkShape,
 } from './zarr-metadata.js';
+import { removeTree } from './remove-tree.js';
 
 /** Worker threads open their own sink on the writer's `tmpDir` (re-exported so writers need one import). */
 export { openChunkSink, type ChunkSink } from './chunk-sink.js';
@@ -189,7 +190,7 @@ export async function createDatasetWriter(
         const consolidated = (files['.zmetadata'] as { metadata: Record<string, unknown> }).metadata;
         // Every chunk of every array must have been recorded; the index refuses to be written otherwise.
         await writeManifest(tmpDir, checked.attrs.content_version, allEntries(entries, tmpDir), undefined, consolidated);
-        await rm(join(tmpDir, MANIFEST_PARTS_DIR), { recursive: true, force: true });
+        await removeTree(join(tmpDir, MANIFEST_PARTS_DIR));
         await writeFile(join(tmpDir, '.zattrs'), JSON.stringify(files['.zattrs'], null, 2));
         await writeFile(join(tmpDir, '.zmetadata'), JSON.stringify(files['.zmetadata'], null, 2));
         await atomic.commit();

@@ -13,7 +13,7 @@
  * redone, never half applied. Which block sizes are worth storing depends on the grid (`defaultAggregateLevels`).
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DamagedDataError, DatasetError } from '../../errors.js';
 import { RADIUS_MAX_M } from '../../sampling/sampling.js';
@@ -25,6 +25,7 @@ import { readerEncodings, recordsDigest } from './aggregate-records.js';
 import type { AggregateBlockTask } from './aggregate-block.js';
 import { AGGREGATE_BLOCK_TASK } from '../tasks/statistics-tasks.js';
 import type { PlannedCompute } from '../planned-compute.js';
+import { removeTree } from '../../store/remove-tree.js';
 
 /**
  * Block sizes worth storing for a grid: those whose blocks fit inside the largest sampling radius with room to
@@ -62,13 +63,13 @@ async function removeGenerations(storeDir: string, keep?: string): Promise<void>
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
   });
-  for (const name of names) if (name !== keep) await rm(join(root, name), { recursive: true, force: true });
-  if (keep === undefined) await rm(root, { recursive: true, force: true });
+  for (const name of names) if (name !== keep) await removeTree(join(root, name));
+  if (keep === undefined) await removeTree(root);
 }
 
 /** Removes one generation directory, and `.aggregates/` itself when nothing else is left in it. */
 async function removeGeneration(storeDir: string, generation: string): Promise<void> {
-  await rm(join(storeDir, AGGREGATE_DIR, generation), { recursive: true, force: true });
+  await removeTree(join(storeDir, AGGREGATE_DIR, generation));
   await rmdir(join(storeDir, AGGREGATE_DIR)).catch(() => undefined);
 }
 
