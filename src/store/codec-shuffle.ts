@@ -45,14 +45,23 @@ function shuffle16Words(bytes: Uint8Array, count: number, out: Uint8Array): void
   }
 }
 
-/** Interleaves `elementSize` byte planes back into elements (the inverse of `shuffleBytes`). */
+/** Interleaves `elementSize` byte planes back into elements (the inverse of `shuffleBytes`), in a fresh buffer. */
 export function unshuffleBytes(bytes: Uint8Array, elementSize: number): Uint8Array {
-  const count = Math.floor(bytes.length / elementSize);
   const out = freshBytes(bytes.length);
-  if (elementSize === 2 && LITTLE_ENDIAN && count % 4 === 0 && bytes.byteOffset % 4 === 0) {
+  unshuffleInto(bytes, elementSize, out);
+  return out;
+}
+
+/**
+ * `unshuffleBytes` into `out` (as long as `bytes`, a zero-offset buffer of its own: the int16 path reads it as words).
+ * What a decoder that decompresses into scratch memory calls, so a chunk costs one allocation, its result.
+ */
+export function unshuffleInto(bytes: Uint8Array, elementSize: number, out: Uint8Array): void {
+  const count = Math.floor(bytes.length / elementSize);
+  if (elementSize === 2 && LITTLE_ENDIAN && count % 4 === 0 && bytes.byteOffset % 4 === 0 && out.byteOffset === 0) {
     unshuffle16Words(bytes, count, out);
-  } else if (elementSize === 2 && LITTLE_ENDIAN) {
-    const out16 = new Uint16Array(out.buffer, 0, count);
+  } else if (elementSize === 2 && LITTLE_ENDIAN && out.byteOffset % 2 === 0) {
+    const out16 = new Uint16Array(out.buffer, out.byteOffset, count);
     for (let i = 0; i < count; i++) out16[i] = bytes[i] | (bytes[count + i] << 8);
   } else {
     for (let b = 0; b < elementSize; b++) {
@@ -61,7 +70,6 @@ export function unshuffleBytes(bytes: Uint8Array, elementSize: number): Uint8Arr
     }
   }
   out.set(bytes.subarray(count * elementSize), count * elementSize);
-  return out;
 }
 
 /**

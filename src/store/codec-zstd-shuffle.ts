@@ -4,7 +4,7 @@
  * the caller's buffer. Compared with decompressing into a fresh buffer and unshuffling in JavaScript this halves the
  * memory traffic and keeps the scratch area hot in cache.
  */
-import { unshuffleBytes } from './codec-shuffle.js';
+import { unshuffleBytes, unshuffleInto } from './codec-shuffle.js';
 import { zstdDecompress, zstdDecompressInto, zstdSingleFrameSize } from './codec-zstd.js';
 import { align16, reserveMemory, scratchBase, sharedKernel } from './store-kernel.js';
 
@@ -25,5 +25,26 @@ export function zstdUnshuffle16(bytes: Uint8Array): Uint8Array {
   // allocUnsafeSlow: every byte is overwritten, and a zero-offset ArrayBuffer takes an Int16Array view.
   const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
   out.set(memory.subarray(dst, dst + size));
+  return out;
+}
+
+/** Largest frame the other element sizes decompress into reused scratch memory (held for the thread's life). */
+const MAX_SCRATCH_BYTES = 8 * 1024 * 1024;
+let scratch: Uint8Array | undefined;
+
+/**
+ * Decodes a zstd frame of data shuffled into `elementSize` byte planes (the float32 grids of a precompute: 4) into a
+ * fresh buffer: decompressed into reused scratch memory and unshuffled from there, so a chunk allocates its result
+ * alone rather than a decompressed copy as well. Frames above `MAX_SCRATCH_BYTES` take the two-step path.
+ */
+export function zstdUnshuffle(bytes: Uint8Array, elementSize: number): Uint8Array {
+  const size = zstdSingleFrameSize(bytes);
+  if (size === null || size > MAX_SCRATCH_BYTES) return unshuffleBytes(zstdDecompress(bytes), elementSize);
+  if (scratch === undefined || scratch.length < size) scratch = new Uint8Array(size);
+  const src = scratch.subarray(0, size);
+  zstdDecompressInto(bytes, src);
+  // allocUnsafeSlow: every byte is overwritten, and a zero-offset ArrayBuffer takes any typed view.
+  const out = new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+  unshuffleInto(src, elementSize, out);
   return out;
 }

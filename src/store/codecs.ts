@@ -7,7 +7,7 @@ import { ValidationError } from '../errors.js';
 import { deltaDecode16, deltaEncode16, isDelta16 } from './codec-delta.js';
 import { shuffleBytes, unshuffleBytes } from './codec-shuffle.js';
 import { ZSTD_MAX_LEVEL, ZSTD_MIN_LEVEL, zstdCompress, zstdDecompress } from './codec-zstd.js';
-import { zstdUnshuffle16 } from './codec-zstd-shuffle.js';
+import { zstdUnshuffle, zstdUnshuffle16 } from './codec-zstd-shuffle.js';
 
 /** A numcodecs codec configuration as stored in `.zarray` (`compressor`, or an entry of `filters`). */
 export interface CodecConfig {
@@ -112,8 +112,12 @@ export async function createChunkCodec(codecs: StorageCodecs, elementSize: numbe
   const steps = await Promise.all(configs.map((c) => loadCodec(c, elementSize)));
   const decoders: ((b: Uint8Array) => Uint8Array | Promise<Uint8Array>)[] = steps.map((step) => (b) => step.decode(b));
   const filters = codecs.filters ?? [];
-  if (isShuffledZstd16(filters[filters.length - 1], codecs.compressor, elementSize)) {
+  const last = filters[filters.length - 1];
+  if (isShuffledZstd16(last, codecs.compressor, elementSize)) {
     decoders.splice(decoders.length - 2, 2, zstdUnshuffle16);
+  } else if (last?.id === 'shuffle' && codecs.compressor?.id === 'zstd') {
+    const size = Number(last.elementsize ?? elementSize);
+    decoders.splice(decoders.length - 2, 2, (b) => zstdUnshuffle(b, size));
   }
   return {
     async encode(bytes) {

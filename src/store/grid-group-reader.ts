@@ -77,7 +77,9 @@ export async function openGridGroup(dir: string, ny: number, nx: number): Promis
       if (stored === undefined) throw new Error('the file is missing');
       const bytes = await codec.decode(stored);
       if (bytes.byteLength !== rows * nx * 4) throw new Error(`${bytes.byteLength} bytes`);
-      const values = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      // A decoded chunk in a buffer of its own is viewed as it is; one inside a larger buffer is copied out.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+      const values = new Float32Array(own ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
       if (keep) last = { name, band, values };
       return values;
     } catch (cause) {

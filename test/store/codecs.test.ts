@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shuffleBytes, unshuffleBytes } from '../../src/store/codec-shuffle.js';
 import { zstdCompress, zstdDecompress } from '../../src/store/codec-zstd.js';
-import { zstdUnshuffle16 } from '../../src/store/codec-zstd-shuffle.js';
+import { zstdUnshuffle, zstdUnshuffle16 } from '../../src/store/codec-zstd-shuffle.js';
 import { createChunkCodec, directChunkCodec, loadCodec } from '../../src/store/codecs.js';
 import { fusedChain } from '../../src/store/zarrita-codecs.js';
 import { expectSameArray } from '../helpers/same-array.js';
@@ -72,6 +72,25 @@ describe('fused zstd + unshuffle decode', () => {
       expectSameArray(zstdUnshuffle16(frame), bytes, `fused against the original, ${n} bytes`);
     }
     expect(() => zstdUnshuffle16(zstdCompress(new Uint8Array(4096), 3).subarray(0, 8))).toThrow();
+  });
+
+  it('decodes other element sizes through reused scratch memory as decompress-then-unshuffle does', async () => {
+    for (const size of [3, 4, 8]) {
+      for (const n of [0, 5, 4096, 4099, 131_072, 131_075]) {
+        const bytes = pseudoBytes(n, n + size).map((b) => b & 0x3f);
+        const frame = zstdCompress(shuffleBytes(bytes, size), 3);
+        // Twice: the second decode reuses the scratch the first one grew.
+        for (let k = 0; k < 2; k++) expectSameArray(zstdUnshuffle(frame, size), bytes, `${size}-byte elements, ${n} bytes`);
+      }
+    }
+    // Through the chunk codec of a float32 grid (shuffle of 4 feeding zstd), and into a buffer of its own.
+    const codec = await createChunkCodec({ filters: [{ id: 'shuffle', elementsize: 4 }], compressor: { id: 'zstd', level: -3 } }, 4);
+    const values = Float32Array.from({ length: 4096 }, (_, i) => (i % 7 === 0 ? Number.NaN : i / 10));
+    const decoded = await codec.decode(await codec.encode(new Uint8Array(values.buffer)));
+    expect(decoded.byteOffset).toBe(0);
+    expect(decoded.buffer.byteLength).toBe(decoded.byteLength);
+    expectSameArray(new Float32Array(decoded.buffer), values, 'float32 grid chunk');
+    expect(() => zstdUnshuffle(frameOf(4096).subarray(0, 8), 4)).toThrow();
   });
 
   it('applies only where a 2-byte shuffle feeds zstd directly', () => {
@@ -145,3 +164,8 @@ describe('int16 delta filter', () => {
     expect(directChunkCodec({ filters: [{ id: 'delta', dtype: '<i2' }], compressor: { id: 'zstd', level: 3 } })).toBeUndefined();
   });
 });
+
+/** A zstd frame of `n` zero bytes. */
+function frameOf(n: number): Uint8Array {
+  return zstdCompress(new Uint8Array(n), 3);
+}
