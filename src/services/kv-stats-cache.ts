@@ -112,7 +112,9 @@ export class ClusterFlight implements FlightGroup<CachedStats> {
           });
         }, Math.max(1, Math.floor(this.#o.claimMs / 3)));
         try {
-          return await work();
+          // Looked at again under the claim: a claimant that finished between our look and our claim has stored its
+          // answer and deleted its claim, which let ours be created.
+          return (await this.#o.cache.getById(id)) ?? await work();
         } finally {
           clearInterval(timer);
           await renewal;

@@ -59,6 +59,35 @@ describe('the shared statistics cache across nodes', () => {
     expect(new Set(answers.map((a) => a.meta.generated_utc)).size).toBe(1);
   });
 
+  it('does not compute again when the claimant finishes between another node\'s look in the cache and its claim', async () => {
+    const key = keyOf();
+    let computations = 0;
+    const work = (tag: string) => async () => {
+      computations++;
+      const v = value(tag);
+      await caches[0]!.put(key, v);
+      return v;
+    };
+    const first = new ClusterFlight({ link: links[0]!, cache: caches[0]!, owner: 'node-0', claimMs: 60_000 });
+    // The second node's first look misses; before it can claim, the first node computes, stores and releases.
+    let missed = false;
+    class LateLook extends KvStatsCache {
+      override async getById(id: string): Promise<CachedStats | undefined> {
+        const found = await super.getById(id);
+        if (found === undefined && !missed) {
+          missed = true;
+          await first.run(key.id, work('first'));
+        }
+        return found;
+      }
+    }
+    const second = new ClusterFlight({ link: links[1]!, cache: new LateLook(links[1]!), owner: 'node-1', claimMs: 60_000 });
+    const answer = await second.run(key.id, work('second'));
+    expect(missed).toBe(true);
+    expect(computations).toBe(1);
+    expect(answer.meta.generated_utc).toBe('first');
+  });
+
   it('takes over the claim of a node that died, once it has expired', async () => {
     const key = keyOf();
     const kv = await links[0]!.require().kvm.open(FLIGHT_BUCKET);
