@@ -3,7 +3,6 @@
  * that the peak resident memory a stage reports is its own: generation, aggregation, store open, precompute, atlas
  * export, the truly cold queries and the index open. Each returns its figures; the child adds wall, CPU and peak RSS.
  */
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportAtlas } from '../src/atlas/atlas-export.js';
 import { getCity } from '../src/cities/catalog.js';
@@ -12,6 +11,7 @@ import { openComputeDataset, precomputedDir } from '../src/compute/datasets/data
 import { createLocalCompute } from '../src/compute/local-compute.js';
 import { generatePreset } from '../src/model/generate.js';
 import { SCALED_DATASET, type ScalablePreset } from '../src/model/scaled-plans.js';
+import { removeTree } from '../src/store/remove-tree.js';
 import { precomputeCity } from '../src/services/precompute.js';
 import { dropPageCache } from './page-cache.js';
 import { measureIndexOpen } from './scale-index.js';
@@ -83,8 +83,8 @@ export const STAGES: Readonly<Record<string, (p: StageParams) => Promise<StageFi
 
   /** The whole-grid precompute from nothing (any earlier result removed), `svc precompute` as it runs. */
   async precompute(p) {
-    await rm(precomputedDir(p.dataDir, SCALED_DATASET), { recursive: true, force: true });
-    await rm(join(p.dataDir, `${SCALED_DATASET}.precompute-partial`), { recursive: true, force: true });
+    await removeTree(precomputedDir(p.dataDir, SCALED_DATASET));
+    await removeTree(join(p.dataDir, `${SCALED_DATASET}.precompute-partial`));
     const compute = await createLocalCompute({ dataDir: p.dataDir, threads: p.threads });
     try {
       const summary = await precomputeCity(compute, p.dataDir, CITY);
@@ -97,7 +97,7 @@ export const STAGES: Readonly<Record<string, (p: StageParams) => Promise<StageFi
   /** `svc atlas export` into a sibling of the data directory, removed afterwards; the size of every file. */
   async export(p) {
     const out = `${p.dataDir}.atlas`;
-    await rm(out, { recursive: true, force: true });
+    await removeTree(out);
     try {
       const result = await exportAtlas(p.dataDir, CITY, out);
       const files = Object.fromEntries(result.files.map((f) => [f.file, f.bytes]));
@@ -108,7 +108,7 @@ export const STAGES: Readonly<Record<string, (p: StageParams) => Promise<StageFi
         pmtiles_bytes: result.files.find((f) => f.file.endsWith('.pmtiles'))?.bytes ?? 0,
       };
     } finally {
-      await rm(out, { recursive: true, force: true });
+      await removeTree(out);
     }
   },
 

@@ -1,8 +1,9 @@
 /**
- * The default chunk codec's decode path in one pass: a zstd frame of byte-shuffled int16 data is decompressed
- * straight into the kernel's linear memory, unshuffled there by SIMD (assembly/_unshuffle.ts) and copied once into
- * the caller's buffer. Compared with decompressing into a fresh buffer and unshuffling in JavaScript this halves the
- * memory traffic and keeps the scratch area hot in cache.
+ * The default chunk codecs' decode paths in one pass. Byte-shuffled int16 data (the hourly fields): a zstd frame is
+ * decompressed straight into the kernel's linear memory, unshuffled there by SIMD (assembly/_unshuffle.ts) and copied
+ * once into the caller's buffer. Other element sizes (the float32 grids of a precompute): decompressed into reused
+ * scratch memory and unshuffled from there into the result. Compared with decompressing into a fresh buffer and
+ * unshuffling into another, a chunk allocates its result alone and the scratch stays hot in cache.
  */
 import { unshuffleBytes, unshuffleInto } from './codec-shuffle.js';
 import { zstdDecompress, zstdDecompressInto, zstdSingleFrameSize } from './codec-zstd.js';
