@@ -7,28 +7,35 @@
  * needs (vector layers with fields, zooms, bounds) and the figures with their legends, as the service publishes them,
  * with the attribution and `provenance` of the dataset (what made it, from its own attributes).
  *
- * Streaming: tiles are drawn one tile row at a time from the band of precomputed rows that tile row's blocks cover,
- * read one field at a time: each field's band gives the published values of every block of the row's tiles
- * (cell-features.ts `blockTable`, the function the service's tiles use), then is dropped; the features are built from
- * those tables, and the tiles go to the archive writer, which spools them to disk. So memory holds one field over one
- * band of tiles (at the coarsest zoom at most 1,024 rows and a margin: web-mercator-tiles.ts MAX_TILE_SPAN_CELLS)
- * and the tables (a few thousand values per tile and field), never a whole grid.
+ * Streaming: each tile is drawn as the service draws it (map/annual-tables.ts `annualTileJob`, then
+ * map/tile-drawing.ts `renderTile`): below the deepest zoom from the window of its blocks in the precompute's
+ * overviews, at it from the window of cells its blocks cover, both read from the precompute's square chunks through a
+ * small byte-bounded cache (ARCHIVE_CACHE_BYTES, so the tiles of a row share the chunks they straddle). So memory
+ * holds a tile's windows and that cache, whatever the grid's width or area, and the archive writer spools the tiles
+ * to disk. A precompute written before overviews is drawn through the same path, folding bands (slower, not larger).
  */
 import { gzipSync } from 'node:zlib';
 import type { CityConfig } from '../cities/city-types.js';
 import { ANNUAL_LAYERS, liveLayerOf } from '../map/annual-layers.js';
-import { blockTable } from '../map/cell-features.js';
 import { gridFootprint } from '../map/grid-projection.js';
 import { dataAttribution } from '../map/data-attribution.js';
 import { fieldDescriptions, type MapLayerDef } from '../map/map-layers.js';
-import { frameRows, tileBlocks } from '../map/tile-frame.js';
-import { jobFrame, renderTableTile } from '../map/tile-drawing.js';
+import { annualTileJob } from '../map/annual-tables.js';
+import { AnnualWindows } from '../map/annual-windows.js';
+import { renderTile } from '../map/tile-drawing.js';
 import { figureEntries } from '../map/tilejson.js';
 import { tilesCovering } from '../map/web-mercator-tiles.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import type { GridGroup } from '../store/grid-group-reader.js';
 import { createPmtilesWriter } from '../store/pmtiles-writer.js';
 import type { DatasetProvenance } from '../store/provenance.js';
+
+/**
+ * What the chunks and windows an archive's tiles read may hold: a row of tiles at the deepest zoom straddles a row or
+ * two of 64 × 64 chunks of each of its 31 figures (16 KiB a chunk), so the chunks of a few tiles' width stay while
+ * the row is drawn; a wider grid decodes some chunks again rather than holding more.
+ */
+const ARCHIVE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** What the archive is made of. */
 export interface AnnualArchiveParts {
@@ -58,32 +65,17 @@ export async function writeAnnualArchive(path: string, parts: AnnualArchiveParts
   const layers = offeredAnnualLayers(city);
   const { zooms, box, bounds, centre } = gridFootprint(grid);
   const writer = await createPmtilesWriter(path);
+  const source = { windows: new AnnualWindows(ARCHIVE_CACHE_BYTES), group, version: 'archive' };
   try {
     for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
       const range = tilesCovering(box, z);
       for (let y = range.y0; y <= range.y1; y++) {
-        // The band of rows this tile row draws from: the union of its tiles' block rows.
-        let r0 = grid.ny;
-        let r1 = 0;
         for (let x = range.x0; x <= range.x1; x++) {
-          const rows = frameRows(tileBlocks(grid, z, x, y, zooms.maxzoom));
-          if (rows.r1 > rows.r0) [r0, r1] = [Math.min(r0, rows.r0), Math.max(r1, rows.r1)];
-        }
-        if (r1 <= r0) continue;
-        const frames = Array.from({ length: range.x1 - range.x0 + 1 }, (_, k) => jobFrame({ grid, maxzoom: zooms.maxzoom, z, x: range.x0 + k, y }));
-        const drawn: Uint8Array[][] = frames.map(() => []);
-        for (const layer of layers) {
-          const tables: Float64Array[][] = frames.map(() => []);
-          for (const f of layer.fields) {
-            const slice = { name: f.name, decimals: f.decimals, values: await group.readRows(f.source, r0, r1), aggregate: f.aggregate ?? 'mean', row0: r0 };
-            frames.forEach((frame, k) => tables[k]!.push(blockTable(frame, slice)));
-          }
-          const names = layer.fields.map((f) => f.name);
-          frames.forEach((frame, k) => drawn[k]!.push(renderTableTile(layer.id, frame, names, tables[k]!)));
-        }
-        for (let x = range.x0; x <= range.x1; x++) {
+          const base = { grid, maxzoom: zooms.maxzoom, z, x, y };
+          const drawn: Uint8Array[] = [];
+          for (const layer of layers) drawn.push(renderTile(await annualTileJob(source, { ...base, layer: layer.id }, layer.fields)));
           // An MVT is a sequence of layers: single-layer tiles concatenated are one tile holding them all.
-          const mvt = Buffer.concat(drawn[x - range.x0]!);
+          const mvt = Buffer.concat(drawn);
           if (mvt.byteLength > 0) await writer.add({ z, x, y, data: new Uint8Array(gzipSync(mvt, { level: 9 })) });
         }
       }

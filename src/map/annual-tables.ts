@@ -1,11 +1,13 @@
 /**
  * The annual tiles below the deepest zoom, drawn from the published values of their blocks (cell-features.ts
  * `blockTable`) rather than from windows of cells. A tile at zoom z publishes blocks of 2^(maxzoom − z) cells a side,
- * up to 1,024 cells a side in all at the coarsest zoom (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`); its window
- * would decode every full-width band of rows it covers for each of its figures, and the tiles beside it the same
- * bands again, since a coarse tile's bands are more than the band cache holds.
+ * up to 1,024 cells a side in all at the coarsest zoom (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`). The precompute
+ * writes those values as overviews (annual-overviews.ts): a tile reads the window of its blocks from the overview of
+ * its zoom's block size, a few chunks whatever the grid's extent.
  *
- * So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
+ * A precompute without overviews (written before them) is drawn by folding bands of cells: a tile's window would
+ * decode every band of rows it covers for each of its figures, and the tiles beside it the same bands again, since a
+ * coarse tile's bands are more than the band cache holds. So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
  * the whole grid width, and that table band (8 bytes a block, half the band's bytes or less) is what is kept, in the
  * same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push tables
  * out. The tiles of a zoom then decode each band once per figure between them, whichever comes first, and hold at most
@@ -18,6 +20,7 @@ import type { PrecomputeGrid } from '../stats/atlas-figures.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import type { GridGroup } from '../store/grid-group-reader.js';
 import type { AnnualWindows } from './annual-windows.js';
+import { overviewPath } from './annual-overviews.js';
 import { blockTable } from './cell-features.js';
 import type { CellWindow } from './grid-projection.js';
 import type { TileField } from './map-layers.js';
@@ -38,7 +41,7 @@ export interface TableSource {
 /** Cell rows a table band covers: whole blocks, at least one stored band (so a band is decoded once per table band). */
 function tableBandRows(source: TableSource, field: TileField): number {
   const { block, group } = source;
-  return block * Math.ceil(group.bandRows(field.source) / block);
+  return block * Math.ceil(group.grid(field.source).chunkRows / block);
 }
 
 /** Table band `k` of `field`: the published values of block rows k · rows / block … over every block column. */
@@ -50,9 +53,8 @@ function tableBand(source: TableSource, field: TileField, k: number): Promise<Fl
   return windows.tableBand(key, async () => {
     const r0 = k * rows;
     const r1 = Math.min(grid.ny, r0 + rows);
-    // Decoded here and dropped: only the table is kept, so bands do not push the tables out of the cache. A table band
-    // of one stored band reads it as decoded (no copy of its rows).
-    const values = rows === group.bandRows(field.source) ? await group.readBand(field.source, k) : await group.readRows(field.source, r0, r1);
+    // Decoded here and dropped: only the table is kept, so bands do not push the tables out of the cache.
+    const values = await group.readRows(field.source, r0, r1);
     const blocks = { r0: r0 / block, r1: Math.ceil(r1 / block), c0: 0, c1: Math.ceil(grid.nx / block) };
     return blockTable({ grid, block, blocks }, { name: field.name, decimals: field.decimals, aggregate, values, row0: r0, col0: 0, width: grid.nx });
   });
@@ -63,6 +65,8 @@ function tableBand(source: TableSource, field: TileField, k: number): Promise<Fl
  * block (i, j) at (i − r0) · (c1 − c0) + j − c0, equal to cell-features.ts `blockTable` over the whole grid.
  */
 async function annualBlockTable(source: TableSource, field: TileField, blocks: CellWindow): Promise<Float64Array> {
+  const overview = await source.windows.overview(source.group, source.version, overviewPath(field, source.block), blocks);
+  if (overview !== undefined) return overview;
   const { r0, r1, c0, c1 } = blocks;
   const width = Math.max(0, c1 - c0);
   const out = new Float64Array(width * Math.max(0, r1 - r0));

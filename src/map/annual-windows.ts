@@ -1,14 +1,17 @@
 /**
  * Windows of the precomputed grids the annual tiles are drawn from: a tile reads the cells its blocks cover
- * (tile-frame.ts `frameWindow`), never a whole grid. The precompute stores each grid in full-width bands of rows
- * (compute/precompute/precompute-publish.ts, store/grid-group-reader.ts); decoded bands are kept in a byte-bounded LRU (the
- * `annualBands` share of the node's memory budget, config/memory-budget.ts), so the tiles of one area decode each
- * band once while memory stays at the budget whatever the city's extent. A window is copied out of its bands into a
- * SharedArrayBuffer of its own, so a job posted to a compute thread holds the window alone: at most a tile's span
- * (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`) a side, 4 bytes a cell and figure. The same LRU keeps the published
- * values of blocks that the tiles below the deepest zoom are drawn from (annual-tables.ts).
+ * (tile-frame.ts `frameWindow`), or below the deepest zoom the published values of its blocks from the precompute's
+ * overviews (annual-overviews.ts), never a whole grid. The precompute stores each grid and overview in square chunks
+ * (compute/precompute/precompute-publish.ts, store/grid-group-writer.ts); decoded chunks are kept in a byte-bounded
+ * LRU (the `annualBands` share of the node's memory budget, config/memory-budget.ts), so the tiles of one area decode
+ * each chunk once while memory stays at the budget, and a tile decodes only the chunks it overlaps, whatever the
+ * city's extent. Precomputes written before square chunks hold one chunk per band of full-width rows, read the same
+ * way. A window is copied out of its chunks into a buffer of its own (a SharedArrayBuffer for cells), so a job posted
+ * to a compute thread holds the window alone: at most a tile's span (web-mercator-tiles.ts `MAX_TILE_SPAN_CELLS`) a
+ * side, 4 bytes a cell and figure. The same LRU keeps the published values of blocks that the tiles below the deepest
+ * zoom are drawn from when a precompute has no overviews (annual-tables.ts).
  */
-import type { GridGroup } from '../store/grid-group-reader.js';
+import type { GridGroup, StoredArray } from '../store/grid-group-reader.js';
 import { ByteLru, type LruStats } from '../util/byte-lru.js';
 import { typedArrayBytes } from '../util/heap-size.js';
 
@@ -23,14 +26,14 @@ export interface CellRange {
   readonly c1: number;
 }
 
-/** What the cache holds: decoded bands (float32) and bands of block tables (float64, annual-tables.ts). */
+/** What the cache holds: decoded chunks (float32 cells, float64 overviews) and bands of block tables (annual-tables.ts). */
 type Cached = Float32Array | Float64Array;
 
-/** Decoded bands of precomputed grids and what is derived from them, bounded by bytes together. */
+/** Decoded chunks of precomputed grids and overviews, and what is derived from them, bounded by bytes together. */
 export class AnnualWindows {
   readonly #bands: ByteLru<Cached>;
 
-  /** `budgetBytes`: what the decoded bands and block tables may hold together. */
+  /** `budgetBytes`: what the decoded chunks and block tables may hold together. */
   constructor(budgetBytes: number) {
     this.#bands = new ByteLru<Cached>(budgetBytes, typedArrayBytes);
   }
@@ -47,28 +50,40 @@ export class AnnualWindows {
    * Cells `range` of grid `name` of `group` (whose precompute is `version`, a key part: a new precompute is read
    * anew), row-major (`range.c1 − range.c0` a row), NaN where there is no value, over a SharedArrayBuffer.
    */
-  async read(group: GridGroup, version: string, name: string, range: CellRange): Promise<Float32Array> {
+  read(group: GridGroup, version: string, name: string, range: CellRange): Promise<Float32Array> {
+    const out = new Float32Array(new SharedArrayBuffer(Math.max(0, (range.r1 - range.r0) * (range.c1 - range.c0)) * 4));
+    return this.#window(group.grid(name), `${group.dir}|${version}|${name}`, range, out);
+  }
+
+  /**
+   * Blocks `range` of the overview at `path` of `group` (annual-overviews.ts), row-major, as `read`; undefined when
+   * the group has no such overview.
+   */
+  async overview(group: GridGroup, version: string, path: string, range: CellRange): Promise<Float64Array | undefined> {
+    const array = group.derived(path);
+    if (array === undefined) return undefined;
+    const out = new Float64Array(Math.max(0, (range.r1 - range.r0) * (range.c1 - range.c0)));
+    return this.#window(array, `${group.dir}|${version}|${path}`, range, out);
+  }
+
+  /** Copies `range` of `array` into `out` from its chunks, cached under `key` and the chunk's place. */
+  async #window<T extends Float32Array | Float64Array>(array: StoredArray<T>, key: string, range: CellRange, out: T): Promise<T> {
     const { r0, r1, c0, c1 } = range;
     const width = c1 - c0;
-    const out = new Float32Array(new SharedArrayBuffer(Math.max(0, (r1 - r0) * width) * 4));
     if (r1 <= r0 || width <= 0) return out;
-    const rows = group.bandRows(name);
-    const nx = (await this.#band(group, version, name, Math.floor(r0 / rows))).length / rows;
-    for (let b = Math.floor(r0 / rows); b * rows < r1; b++) {
-      const band = await this.#band(group, version, name, b);
-      const from = Math.max(r0, b * rows);
-      const to = Math.min(r1, (b + 1) * rows);
-      for (let r = from; r < to; r++) {
-        const at = (r - b * rows) * nx;
-        out.set(band.subarray(at + c0, at + c1), (r - r0) * width);
+    const { chunkRows, chunkCols } = array;
+    for (let b = Math.floor(r0 / chunkRows); b * chunkRows < r1; b++) {
+      for (let c = Math.floor(c0 / chunkCols); c * chunkCols < c1; c++) {
+        const chunk = (await this.#bands.load(`${key}|${b}|${c}`, () => array.readChunk(b, c))) as T;
+        const from = Math.max(c0, c * chunkCols);
+        const to = Math.min(c1, (c + 1) * chunkCols);
+        for (let r = Math.max(r0, b * chunkRows); r < Math.min(r1, (b + 1) * chunkRows); r++) {
+          const at = (r - b * chunkRows) * chunkCols - c * chunkCols;
+          out.set(chunk.subarray(at + from, at + to), (r - r0) * width + from - c0);
+        }
       }
     }
     return out;
-  }
-
-  /** Band `b` of a grid, from the cache or decoded (concurrent reads of one band share one decoding). */
-  #band(group: GridGroup, version: string, name: string, b: number): Promise<Float32Array> {
-    return this.#bands.load(`${group.dir}|${version}|${name}|${b}`, () => group.readBand(name, b)) as Promise<Float32Array>;
   }
 
   /** Counters of the band cache. */

@@ -50,7 +50,7 @@ function latticeOf(grid: GridGeometry): CornerLattice {
 }
 
 /** The frame of the job's tile: its box, blocks and their corners. */
-export function jobFrame(job: Pick<TileJob, 'grid' | 'z' | 'x' | 'y' | 'maxzoom'>): TileFrame {
+function jobFrame(job: Pick<TileJob, 'grid' | 'z' | 'x' | 'y' | 'maxzoom'>): TileFrame {
   return tileFrame(latticeOf(job.grid), job.z, job.x, job.y, job.maxzoom);
 }
 
@@ -58,7 +58,7 @@ export function jobFrame(job: Pick<TileJob, 'grid' | 'z' | 'x' | 'y' | 'maxzoom'
  * The encoded tile of a value layer from the published values of its blocks (cell-features.ts `blockTable`, one per
  * field the dataset holds, in the layer's field order, named `names`); zero bytes when it holds no feature.
  */
-export function renderTableTile(layerId: TileLayer, frame: TileFrame, names: readonly string[], tables: readonly Float64Array[]): Uint8Array {
+function renderTableTile(layerId: TileLayer, frame: TileFrame, names: readonly string[], tables: readonly Float64Array[]): Uint8Array {
   const def = mapLayer(layerId);
   if (def === undefined || def.kind === 'static') throw new Error(`No value layer '${layerId}'.`);
   const layer = new MvtLayer(def.sourceLayer, names);

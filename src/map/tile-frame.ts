@@ -49,7 +49,7 @@ export function tileFrame(lattice: CornerLattice, z: number, x: number, y: numbe
 }
 
 /** The grid rows a frame reads: those of its blocks (rows r0 … r1 − 1). */
-export function frameRows(frame: Omit<TileFrame, 'corners'>): { r0: number; r1: number } {
+function frameRows(frame: Omit<TileFrame, 'corners'>): { r0: number; r1: number } {
   const { grid, block, blocks } = frame;
   return { r0: Math.min(grid.ny, blocks.r0 * block), r1: Math.min(grid.ny, Math.max(blocks.r0, blocks.r1) * block) };
 }

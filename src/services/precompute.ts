@@ -22,6 +22,7 @@ import { describePrecomputeProblem, precomputeProblem } from '../compute/precomp
 import { OutsideCoverageError, ValidationError } from '../errors.js';
 import { openGridGroup } from '../store/grid-group-reader.js';
 import { writeGridGroup } from '../store/grid-group-writer.js';
+import { annualOverviews } from '../map/annual-overviews.js';
 import { openDataset } from '../store/zarr-reader.js';
 import { REFERENCE_LOCATIONS } from '../cities/landmarks.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
@@ -29,6 +30,12 @@ import { removeTree } from '../store/remove-tree.js';
 
 /** Rows per chunk of the precomputed grids (rounded to whole saved rows): a band every grid holds at once. */
 const GROUP_BAND_ROWS = 64;
+
+/**
+ * Columns per chunk of the precomputed grids: square chunks, so a map tile or a window decodes the few chunks it
+ * overlaps, not bands across the grid's width (an annual tile's cost then does not grow with the city's extent).
+ */
+const GROUP_CHUNK_COLUMNS = 64;
 
 /** Progress callbacks of `precomputeCity`. */
 export interface PrecomputeProgress {
@@ -154,6 +161,7 @@ export async function precomputeCity(
     PRECOMPUTE_GRIDS.map((name) => ({ name, attrs: { long_name: name.replace(/_/g, ' ') } })),
     {
       bandRows,
+      chunkCols: GROUP_CHUNK_COLUMNS,
       read: async (r0, r1) => {
         const grids = await readSavedRows(partial, grid.nx, grid.ny, chunk.rows, r0, r1);
         for (const v of grids[nightGrid]!) {
@@ -176,6 +184,7 @@ export async function precomputeCity(
         reference_locations: REFERENCE_LOCATIONS[city.id] ?? [],
       };
     },
+    annualOverviews(grid, PRECOMPUTE_GRIDS),
   );
   await removeTree(partial);
   return { dataset: city.dataset, dir, cells, rowsComputed: todo.length, rowsResumed: done.size, references };

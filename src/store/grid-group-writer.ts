@@ -1,13 +1,16 @@
 /**
  * Writes a Zarr v2 group of 2-D float32 grids on a dataset's grid (dims y, x; NaN = no value) with `x`/`y` coordinates
  * and consolidated metadata, so `xarray.open_zarr` reads it. Used for the whole-city precompute's result grids.
- * Streaming: every grid is chunked in bands of `bandRows` full-width rows, and the grids arrive band by band from the
- * caller, so memory holds one band of every grid, never a whole grid. Written into a temporary directory and renamed
- * into place.
+ * Streaming: every grid is chunked in bands of `bandRows` rows, each band cut into chunks of `chunkCols` columns
+ * (square chunks let a reader of a small window decode only the chunks it overlaps, whatever the grid's width), and
+ * the grids arrive band by band from the caller, so memory holds one band of every grid, never a whole grid. Arrays
+ * derived from the grids as their bands pass (the map's overviews, map/annual-overviews.ts) are written alongside,
+ * float64, under paths of their own. Written into a temporary directory and renamed into place.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { withAtomicDir } from './atomic-dir.js';
+import { ChunkedArrayWriter, chunkedArrayMeta, type ChunkedArraySpec } from './chunked-array-writer.js';
 import { createChunkCodec } from './codecs.js';
 import type { GridGeometry } from './dataset-types.js';
 import { codecsForElementSize, consolidate, DEFAULT_STORAGE_CODECS, DIMENSION_SEPARATOR } from './zarr-metadata.js';
@@ -22,8 +25,27 @@ export interface GridArraySpec {
 export interface GridBands {
   /** Rows per band (the chunk height); the last band may hold fewer. */
   readonly bandRows: number;
+  /** Columns per chunk (default: the grid's width, one chunk per band). */
+  readonly chunkCols?: number;
   /** Rows `r0` … `r1` − 1 of every grid, in the order of the specs: (r1 − r0) × nx values each, row-major. */
   read(r0: number, r1: number): Promise<readonly Float32Array[]>;
+}
+
+/** A float64 array derived from the grids (shape and chunks its own), with its variable attributes. */
+export interface DerivedArraySpec extends Omit<ChunkedArraySpec, 'dtype'> {
+  readonly attrs?: Readonly<Record<string, unknown>>;
+}
+
+/** Arrays derived from the grids as their bands pass, in order: each band of every grid is shown to `take` once. */
+export interface DerivedArrays {
+  readonly arrays: readonly DerivedArraySpec[];
+  /** Sub-groups the arrays' paths lie in (each gets a `.zgroup`). */
+  readonly groups: readonly string[];
+  /**
+   * Rows `r0` … `r1` − 1 of every grid (in the order of the grid specs) have passed: the rows of each derived array
+   * they complete, in the order of `arrays` (empty when none). The band that ends the grid must complete them all.
+   */
+  take(r0: number, r1: number, grids: readonly Float32Array[]): readonly Float64Array[];
 }
 
 function bytesOf(a: ArrayBufferView): Uint8Array {
@@ -40,11 +62,14 @@ export async function writeGridGroup(
   arrays: readonly GridArraySpec[],
   bands: GridBands,
   attrs: () => Readonly<Record<string, unknown>>,
+  derived?: DerivedArrays,
 ): Promise<void> {
   const { nx, ny, x0, y0, resolution_m: res } = grid;
   const rows = Math.max(1, Math.min(ny, Math.floor(bands.bandRows)));
   const codecs = codecsForElementSize(DEFAULT_STORAGE_CODECS, 4);
   const codec = await createChunkCodec(codecs, 4);
+  const codecs64 = codecsForElementSize(DEFAULT_STORAGE_CODECS, 8);
+  const codec64 = await createChunkCodec(codecs64, 8);
   await withAtomicDir(dir, async (tmp) => {
     const files: Record<string, unknown> = { '.zgroup': { zarr_format: 2 } };
     const put = async (key: string, data: Uint8Array | string) => {
@@ -61,13 +86,19 @@ export async function writeGridGroup(
     };
     await coord('x', Float64Array.from({ length: nx }, (_, c) => x0 + c * res), 'X', 'easting of cell centre');
     await coord('y', Float64Array.from({ length: ny }, (_, r) => y0 - r * res), 'Y', 'northing of cell centre');
-    for (const array of arrays) {
-      files[`${array.name}/.zarray`] = {
-        zarr_format: 2, shape: [ny, nx], chunks: [rows, nx], dtype: '<f4', compressor: codecs.compressor,
-        filters: codecs.filters, fill_value: 'NaN', order: 'C', dimension_separator: DIMENSION_SEPARATOR,
-      };
+    const writers = arrays.map((array) => {
+      const spec: ChunkedArraySpec = { path: array.name, rows: ny, cols: nx, chunkRows: rows, chunkCols: chunkCols(bands.chunkCols, nx), dtype: '<f4' };
+      files[`${array.name}/.zarray`] = chunkedArrayMeta(spec, codecs);
       files[`${array.name}/.zattrs`] = { _ARRAY_DIMENSIONS: ['y', 'x'], ...(array.attrs ?? {}) };
-    }
+      return new ChunkedArrayWriter(spec, codec, put);
+    });
+    for (const group of derived?.groups ?? []) files[`${group}/.zgroup`] = { zarr_format: 2 };
+    const derivedWriters = (derived?.arrays ?? []).map((array) => {
+      const spec: ChunkedArraySpec = { ...array, dtype: '<f8' };
+      files[`${array.path}/.zarray`] = chunkedArrayMeta(spec, codecs64);
+      files[`${array.path}/.zattrs`] = { ...(array.attrs ?? {}) };
+      return new ChunkedArrayWriter(spec, codec64, put);
+    });
     for (let b = 0; b * rows < ny; b++) {
       const r0 = b * rows;
       const r1 = Math.min(ny, r0 + rows);
@@ -77,20 +108,21 @@ export async function writeGridGroup(
         if (band?.length !== (r1 - r0) * nx) {
           throw new RangeError(`Rows ${r0} to ${r1 - 1} of ${array.name} came as ${band?.length ?? 0} values, not ${(r1 - r0) * nx}.`);
         }
-        // Zarr chunks are whole: the last band is padded with the fill value to the full chunk height.
-        const chunk = r1 - r0 === rows ? band : padded(band, rows * nx);
-        await put(`${array.name}/${b}/0`, await codec.encode(bytesOf(chunk)));
+        await writers[k]!.append(band);
+      }
+      if (derived !== undefined) {
+        const taken = derived.take(r0, r1, values);
+        for (const [k, writer] of derivedWriters.entries()) await writer.append(taken[k] ?? new Float64Array(0));
       }
     }
+    for (const writer of [...writers, ...derivedWriters]) writer.finish();
     files['.zattrs'] = attrs();
     for (const [key, meta] of Object.entries(files)) await put(key, JSON.stringify(meta, null, 2));
     await put('.zmetadata', JSON.stringify(consolidate(files), null, 2));
   }, { overwrite: true });
 }
 
-/** `band` followed by NaN up to `length` values. */
-function padded(band: Float32Array, length: number): Float32Array {
-  const out = new Float32Array(length).fill(Number.NaN);
-  out.set(band);
-  return out;
+/** Columns per chunk: `asked` (whole, at least 1) within the grid's width; the width when not asked. */
+function chunkCols(asked: number | undefined, nx: number): number {
+  return asked === undefined ? nx : Math.max(1, Math.min(nx, Math.floor(asked)));
 }

@@ -47,7 +47,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // API keys: entitlement, origins and the rate limiter (in memory, or shared through the cluster's KV).
   keys: ['cities', 'cluster', 'db', 'errors', 'util'],
   // Products below HTTP.
-  services: ['cities', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'stats', 'store', 'upstream', 'util'],
+  // The precompute writes the map's overviews beside its grids (map/annual-overviews.ts).
+  services: ['cities', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'map', 'stats', 'store', 'upstream', 'util'],
   map: ['cities', 'compute', 'errors', 'geo', 'keys', 'scales', 'stats', 'store', 'upstream', 'util'],
   // Statistics for areas: geometry (geo), the kernels over a cell mask and the atlas grids (compute), the historical
   // answer's metric rules (services); its asynchronous jobs ride on the batch jobs' service and files (batch) and the

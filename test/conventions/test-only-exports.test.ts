@@ -46,7 +46,6 @@ const KEPT: Readonly<Record<string, readonly string[]>> = {
   // A stand-in that runs a pooled or wired back end in process, for test harnesses that start no threads.
   'in-process test seam': [
     'src/area/area-figures-task.ts: areaFigures',
-    'src/map/tile-drawing.ts: renderTile',
     'src/map/tile-renderer.ts: inProcessRenderer',
     'src/nodes/api-node.ts: DEFAULT_REPORTS_WIRING',
     'src/db/database.ts: SqliteDatabase',

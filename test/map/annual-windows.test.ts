@@ -1,5 +1,6 @@
 /**
- * Annual tiles read only the window of each precomputed grid their blocks cover (map/annual-windows.ts), or below the
+ * Annual tiles of a precompute written before overviews and square chunks (one chunk per band of full-width rows)
+ * read only the window of each precomputed grid their blocks cover (map/annual-windows.ts), or below the
  * deepest zoom the published values of their blocks (map/annual-tables.ts), from bands kept in a bounded cache: every
  * tile at every zoom of a grid is byte for byte the tile drawn from the whole grids, the cache never holds more than
  * its budget, a window reads only the bands it overlaps, and the tiles of a zoom decode each band once.
@@ -17,27 +18,11 @@ import { gridFootprint } from '../../src/map/grid-projection.js';
 import { renderTile } from '../../src/map/tile-drawing.js';
 import { frameWindow, tileBlocks } from '../../src/map/tile-frame.js';
 import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
-import type { GridGeometry } from '../../src/store/dataset-types.js';
 import { openGridGroup, type GridGroup } from '../../src/store/grid-group-reader.js';
 import { writeGridGroup } from '../../src/store/grid-group-writer.js';
+import { GRID, whole } from './support/annual-grids.js';
 
-/** A 1 m grid over central Brussels whose width and height cross tile edges at every zoom. */
-const GRID: GridGeometry = { crs_epsg: 31370, resolution_m: 1, nx: 173, ny: 139, x0: 148_000.5, y0: 171_999.5 };
 const BAND_ROWS = 16;
-
-/** Grid `k`'s value at (r, c): one decimal, NaN in "buildings", a coded 1 … 3 for the limiting pollutant. */
-function value(k: number, r: number, c: number, coded: boolean): number {
-  if (((r >> 3) + (c >> 3)) % 4 === 0 && (r & 7) > 1 && (c & 7) > 1) return Number.NaN;
-  if (coded) return 1 + ((r * 7 + c * 3 + k) % 3);
-  return Math.round((5 + 3 * Math.sin((c + k) / 11) * Math.cos(r / 7) + ((r * 31 + c * 17) % 5) / 10) * 10) / 10;
-}
-
-function whole(name: PrecomputeGrid): Float32Array {
-  const k = PRECOMPUTE_GRIDS.indexOf(name);
-  const out = new Float32Array(GRID.nx * GRID.ny);
-  for (let r = 0; r < GRID.ny; r++) for (let c = 0; c < GRID.nx; c++) out[r * GRID.nx + c] = value(k, r, c, name === 'air_limiting_pollutant');
-  return out;
-}
 
 describe('annual tiles over windows', () => {
   let dir: string;
@@ -130,10 +115,6 @@ describe('annual tiles over windows', () => {
       readRows: (name, r0, r1) => {
         rowsRead += r1 - r0;
         return group.readRows(name, r0, r1);
-      },
-      readBand: (name, b) => {
-        rowsRead += Math.min(BAND_ROWS, GRID.ny - b * BAND_ROWS);
-        return group.readBand(name, b);
       },
     };
     const range = tilesCovering(box, zooms.minzoom + 1);

@@ -1,6 +1,7 @@
 /**
  * The precompute's output written band by band: on the fixture (60 rows), a run writing chunks of 16 rows holds the
- * same grids and the same city references as a run writing one chunk, with the chunk shape xarray reads.
+ * same grids, overviews and city references as a run writing one chunk row, with the chunk shape xarray reads
+ * (64 columns a chunk).
  */
 import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,7 +39,12 @@ async function precompute(copy: string, bandRows: number) {
   const group = (await openGridGroup(dir, grid.ny, grid.nx))!;
   const grids = await Promise.all(PRECOMPUTE_GRIDS.map((g) => group.read(g)));
   const meta = JSON.parse(await readFile(join(dir, '.zmetadata'), 'utf8')).metadata;
-  return { grid, grids, attrs: group.attrs, chunks: meta['air_rating/.zarray'].chunks as number[] };
+  const overviews = Object.keys(meta).filter((k) => k.startsWith('overviews/') && k.endsWith('/.zarray')).map((k) => k.slice(0, -8));
+  const overviewValues = await Promise.all(overviews.map(async (path) => {
+    const array = group.derived(path)!;
+    return Promise.all(Array.from({ length: Math.ceil(array.rows / array.chunkRows) }, (_, b) => array.readChunk(b, 0)));
+  }));
+  return { grid, grids, attrs: group.attrs, chunks: meta['air_rating/.zarray'].chunks as number[], overviews, overviewValues };
 }
 
 describe('the precompute output in bands', () => {
@@ -46,8 +52,12 @@ describe('the precompute output in bands', () => {
     const one = await precompute('one', 1000);
     const banded = await precompute('banded', 16);
     expect(one.grid.ny).toBeGreaterThan(16 * 3);
-    expect(one.chunks).toEqual([one.grid.ny, one.grid.nx]);
-    expect(banded.chunks).toEqual([16, one.grid.nx]);
+    expect(one.grid.nx).toBeGreaterThan(64);
+    expect(one.chunks).toEqual([one.grid.ny, 64]);
+    expect(banded.chunks).toEqual([16, 64]);
+    expect(one.overviews.length).toBeGreaterThan(PRECOMPUTE_GRIDS.length);
+    expect(banded.overviews).toEqual(one.overviews);
+    expect(banded.overviewValues).toEqual(one.overviewValues);
     PRECOMPUTE_GRIDS.forEach((g, k) => {
       expect(Buffer.from(banded.grids[k]!.buffer).equals(Buffer.from(one.grids[k]!.buffer)), g).toBe(true);
     });

@@ -1,7 +1,8 @@
 /**
  * The precompute's grid group, band by band: written from bands of rows (the last one short), read back whole and by
- * any range of rows across chunk boundaries, as xarray sees it (chunks of full-width bands); a group of one chunk per
- * grid (written before bands) is still read; bands of the wrong size and damaged chunks are named errors.
+ * any range of rows across chunk boundaries, as xarray sees it (chunks of full-width bands, or square chunks with
+ * the arrays derived from the grids beside them); a group of one chunk per grid (written before bands) is still read;
+ * bands of the wrong size, derived arrays short of rows and damaged chunks are named errors.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatasetError } from '../../src/errors.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 import { openGridGroup } from '../../src/store/grid-group-reader.js';
-import { writeGridGroup } from '../../src/store/grid-group-writer.js';
+import { writeGridGroup, type DerivedArrays } from '../../src/store/grid-group-writer.js';
 import { tempDir } from './helpers.js';
 
 const GRID: GridGeometry = { crs_epsg: 31370, resolution_m: 10, nx: 9, ny: 23, x0: 148_005, y0: 171_995 };
@@ -28,15 +29,16 @@ beforeAll(async () => {
 });
 afterAll(() => root.cleanup());
 
-async function write(dir: string, bandRows: number): Promise<[number, number][]> {
+async function write(dir: string, bandRows: number, chunkCols?: number, derived?: DerivedArrays): Promise<[number, number][]> {
   const asked: [number, number][] = [];
   await writeGridGroup(dir, GRID, NAMES.map((name) => ({ name })), {
     bandRows,
+    ...(chunkCols === undefined ? {} : { chunkCols }),
     read: async (r0, r1) => {
       asked.push([r0, r1]);
       return NAMES.map((_, k) => rows(k, r0, r1));
     },
-  }, () => ({ rows_read: asked.length }));
+  }, () => ({ rows_read: asked.length }), derived);
   return asked;
 }
 
@@ -56,6 +58,55 @@ describe('grid groups in bands', () => {
       }
     }
     await expect(group.readRows('a', 20, 24)).rejects.toThrow(RangeError);
+  });
+
+  it('are written in chunks of columns, read by rows and chunk by chunk, with derived float64 arrays', async () => {
+    const dir = join(root.dir, 'square');
+    // A derived array of one row per two grid rows (the sums of each pair of rows of grid a), made as bands pass.
+    let carry: Float32Array | undefined;
+    const derived: DerivedArrays = {
+      arrays: [{ path: 'sums/pairs', rows: Math.ceil(GRID.ny / 2), cols: GRID.nx, chunkRows: 4, chunkCols: 4, attrs: { kind: 'test' } }],
+      groups: ['sums'],
+      take(r0, r1, grids) {
+        const rowsIn = [...(carry === undefined ? [] : [carry]), ...Array.from({ length: r1 - r0 }, (_, i) => grids[0]!.subarray(i * GRID.nx, (i + 1) * GRID.nx))];
+        const pairs = r1 === GRID.ny ? Math.ceil(rowsIn.length / 2) : Math.floor(rowsIn.length / 2);
+        const out = new Float64Array(pairs * GRID.nx);
+        for (let p = 0; p < pairs; p++) for (let c = 0; c < GRID.nx; c++) out[p * GRID.nx + c] = rowsIn[2 * p]![c]! + (rowsIn[2 * p + 1]?.[c] ?? 0);
+        carry = rowsIn.length > 2 * pairs ? rowsIn[2 * pairs]!.slice() : undefined;
+        return [out];
+      },
+    };
+    await write(dir, 5, 4, derived);
+    const meta = JSON.parse(await readFile(join(dir, '.zmetadata'), 'utf8')).metadata;
+    expect(meta['a/.zarray']).toMatchObject({ shape: [23, 9], chunks: [5, 4] });
+    expect(meta['sums/pairs/.zarray']).toMatchObject({ shape: [12, 9], chunks: [4, 4], dtype: '<f8' });
+    expect(meta['sums/.zgroup']).toEqual({ zarr_format: 2 });
+    const group = (await openGridGroup(dir, GRID.ny, GRID.nx))!;
+    expect(group.grids).toEqual(NAMES);
+    for (const [k, name] of NAMES.entries()) {
+      for (const [r0, r1] of [[0, 23], [3, 12], [4, 5], [19, 23], [7, 7]] as const) {
+        expect(await group.readRows(name, r0, r1), `${name} ${r0}-${r1}`).toEqual(rows(k, r0, r1));
+      }
+    }
+    const a = group.grid('a');
+    expect([a.chunkRows, a.chunkCols]).toEqual([5, 4]);
+    // The last chunk of the last band: rows 20 … 22 and column 8, padded with NaN to 5 × 4.
+    const corner = await a.readChunk(4, 2);
+    expect(corner.length).toBe(20);
+    expect([corner[0], corner[4], corner[8]]).toEqual([value(0, 20, 8), value(0, 21, 8), value(0, 22, 8)].map(Math.fround));
+    expect(corner.slice(12).every(Number.isNaN)).toBe(true);
+    expect(corner[1]).toBeNaN();
+    await expect(a.readChunk(5, 0)).rejects.toThrow(RangeError);
+    const pairs = group.derived('sums/pairs')!;
+    const first = await pairs.readChunk(0, 0);
+    expect(first).toBeInstanceOf(Float64Array);
+    expect(first[4 * 1 + 2]).toBe(Math.fround(value(0, 2, 2)) + Math.fround(value(0, 3, 2)));
+    const last = await pairs.readChunk(2, 2);
+    expect(last[3 * 4]).toBe(Math.fround(value(0, 22, 8)));
+    expect(group.derived('sums/none')).toBeUndefined();
+    // A derived array the bands do not complete is refused.
+    const short: DerivedArrays = { ...derived, take: () => [new Float64Array(0)] };
+    await expect(write(join(root.dir, 'short-derived'), 5, 4, short)).rejects.toThrow(/sums\/pairs received 0 of its 12 rows/);
   });
 
   it('read a group of one chunk per grid, as written before bands', async () => {
