@@ -26,7 +26,7 @@ import { statsReferenceRows } from './workbench/stats-reference-rows.js';
 import { statsReferences } from './workbench/stats-references.js';
 import { ascVersion, buildVariant, type BuiltVariant } from './workbench/variant-build.js';
 import { adHocVariant, KERNELS, readVariant, type KernelName } from './workbench/variant-spec.js';
-import { workload } from './workbench/workloads.js';
+import { workload, type Workload } from './workbench/workloads.js';
 
 const VARIANTS_DIR = join(PROJECT_ROOT, 'bench', 'variants');
 const TREE = { root: PROJECT_ROOT, label: 'working tree' };
@@ -61,6 +61,22 @@ function buildAll(kernel: KernelName, o: BenchOptions): BuiltVariant[] {
   return built;
 }
 
+/**
+ * Compilations of each contender's module timed in turn. V8 places each compilation's code anew, and that placement
+ * alone moves an identical build by up to about 3 % for the compilation's whole life (docs/kernels.md, "Power"): a
+ * contender timed through one compilation carries its placement's offset into every round, and the A/A twin's offset
+ * sets the threshold. So each contender's units cycle through PLACEMENTS compilations of its own (each warmed up by
+ * the runner's warm-up, which cycles too), and a ratio compares averages over placements.
+ */
+const PLACEMENTS = 3;
+
+/** The contender `name`: PLACEMENTS compilations of `wasmPath`, bound to the workload, run in turn. */
+function placedContender(name: string, kernel: KernelName, wasmPath: string, w: Workload): Contender {
+  const units = Array.from({ length: PLACEMENTS }, () => w.bind(loadModule(name, kernel, wasmPath)));
+  let next = 0;
+  return { name, round: () => units[next++ % PLACEMENTS]!() };
+}
+
 /** Runs the workbench. */
 export async function run(args: readonly string[] = []): Promise<BenchResult & Record<string, unknown>> {
   const o = benchOptions(args);
@@ -82,12 +98,11 @@ export async function run(args: readonly string[] = []): Promise<BenchResult & R
   for (const [name, m] of modules) if (name !== 'release') gateCases = runGate(kernel, release, m);
 
   const w = workload(kernel);
-  const contenders: Contender[] = [...modules.values()].map((m) => ({ name: m.name, round: w.bind(m) }));
-  // The A/A twin is the baseline's module compiled a second time: V8 places each compilation's code anew, and that
-  // placement alone moved an identical copy by up to 2.7 % (docs/kernels.md, "Power"); a twin sharing the baseline's
-  // compiled code would not show it in the threshold.
+  const contenders: Contender[] = built.map((b) => placedContender(b.spec.name, kernel, b.wasmPath, w));
+  // The A/A twin is the baseline's module compiled anew, PLACEMENTS more times: a twin sharing the baseline's
+  // compiled code would not show what code placement does in the threshold.
   const base = built.find((b) => b.spec.name === baseline)!;
-  contenders.push({ name: baseline + AA_SUFFIX, round: w.bind(loadModule(baseline + AA_SUFFIX, kernel, base.wasmPath)) });
+  contenders.push(placedContender(baseline + AA_SUFFIX, kernel, base.wasmPath, w));
   const budgetS = positive('budget', o.budget, Math.min(60, 30 * modules.size));
   const ab = runAb(contenders, { baseline, cellHours: w.cellHours, seed, budgetMs: budgetS * 1e3, threshold });
   const a = ab.analysis;

@@ -4,7 +4,7 @@
  * export, the truly cold queries and the index open. Each returns its figures; the child adds wall, CPU and peak RSS.
  */
 import { join } from 'node:path';
-import { exportAtlas } from '../src/atlas/atlas-export.js';
+import { exportAtlasInThread } from '../src/atlas/atlas-thread.js';
 import { getCity } from '../src/cities/catalog.js';
 import { aggregateDataset, aggregationRefused } from '../src/compute/aggregates/dataset-aggregation.js';
 import { openComputeDataset, precomputedDir } from '../src/compute/datasets/dataset-cache.js';
@@ -99,7 +99,7 @@ export const STAGES: Readonly<Record<string, (p: StageParams) => Promise<StageFi
     const out = `${p.dataDir}.atlas`;
     await removeTree(out);
     try {
-      const result = await exportAtlas(p.dataDir, CITY, out);
+      const result = await exportAtlasInThread(p.dataDir, CITY.id, out);
       const files = Object.fromEntries(result.files.map((f) => [f.file, f.bytes]));
       const tifs = result.files.filter((f) => f.file.endsWith('.tif'));
       return {

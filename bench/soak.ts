@@ -9,7 +9,8 @@
  * It reports whether memory plateaus. RSS saws: evicted entries are old garbage that V8 frees at its next full
  * collection, minutes apart, so within a tooth it climbs by what the evicted entries held (several KB per fresh
  * location) and then drops. The test is therefore across teeth: the peak of the last third of the run may exceed the
- * peak of the middle third by at most 5 % (an unbounded cache, at 3 to 12 KB per fresh location, raises every peak).
+ * peak of the two thirds before it by at most 5 % (an unbounded cache, at 3 to 12 KB per fresh location, raises every
+ * peak; the middle third alone may lie between two teeth).
  * The least-squares slope of the last third is reported beside it. A soak at the default budget, as an operator would
  * run one: `--minutes 25 --rate 40 --fresh 0.3 --budget-mb 512`.
  * Writes bench/results/soak.json with the RSS samples.
@@ -26,8 +27,10 @@ import { startService, type SoakService } from './soak-service.js';
 const SAMPLE_EVERY_MS = 5_000;
 /** Requests in flight at most; a request due while this many wait is counted as skipped (the node fell behind). */
 const MAX_IN_FLIGHT = 64;
-/** Plateau: the peak RSS of the last third is at most this multiple of the middle third's. */
+/** Plateau: the peak RSS of the last third is at most this multiple of the peak before it. */
 const PLATEAU_PEAK_RATIO = 1.05;
+/** Distinct problem details kept for the report. */
+const MAX_PROBLEMS = 10;
 /** Locations a repeated request picks from: the most recent fresh ones. */
 const HOT_SET = 500;
 const MIB = 1024 * 1024;
@@ -91,8 +94,10 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
 }
 
 /** Drives `service` for the run, sampling RSS; returns the samples and the status counts. */
-async function drive(service: SoakService, p: SoakParams): Promise<{ samples: Sample[]; statuses: Record<string, number>; skipped: number }> {
+async function drive(service: SoakService, p: SoakParams): Promise<{ samples: Sample[]; statuses: Record<string, number>; problems: Record<string, number>; skipped: number }> {
   const statuses: Record<string, number> = {};
+  // What the answers other than 200 said (status and problem detail), the first MAX_PROBLEMS distinct ones counted.
+  const problems: Record<string, number> = {};
   const headers = { authorization: `Bearer ${service.key}` };
   const asked: string[] = [];
   let fresh = 0;
@@ -128,8 +133,18 @@ async function drive(service: SoakService, p: SoakParams): Promise<{ samples: Sa
     inFlight++;
     fetch(`${service.url}/v1/historical/stats?${query}`, { headers })
       .then(async (res) => {
-        await res.arrayBuffer();
+        const body = await res.text();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status !== 200) {
+          let detail = body.slice(0, 200);
+          try {
+            detail = String((JSON.parse(body) as { detail?: unknown }).detail ?? detail);
+          } catch {
+            // Not a problem document: its first bytes are what it said.
+          }
+          const said = `${res.status} ${detail}`;
+          if (said in problems || Object.keys(problems).length < MAX_PROBLEMS) problems[said] = (problems[said] ?? 0) + 1;
+        }
       }, () => {
         statuses.error = (statuses.error ?? 0) + 1;
       })
@@ -149,7 +164,7 @@ async function drive(service: SoakService, p: SoakParams): Promise<{ samples: Sa
   }
   while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   await sample();
-  return { samples, statuses, skipped };
+  return { samples, statuses, problems, skipped };
 }
 
 export async function run(args: readonly string[] = []): Promise<BenchResult> {
@@ -168,21 +183,22 @@ export async function run(args: readonly string[] = []): Promise<BenchResult> {
     await service.stop();
     await rm(dir, { recursive: true, force: true });
   }
-  const { samples, statuses, skipped } = result;
+  const { samples, statuses, problems, skipped } = result;
   const end = samples.at(-1)!.t_s;
   const last = samples.filter((s) => s.t_s >= (end * 2) / 3);
   const middle = samples.filter((s) => s.t_s >= end / 3 && s.t_s < (end * 2) / 3);
+  const before = samples.filter((s) => s.t_s < (end * 2) / 3);
   const peak = (part: readonly Sample[]) => Math.max(...part.map((s) => s.rss_mb));
   const perMinute = slope(last.map((s) => s.t_s / 60), last.map((s) => s.rss_mb));
   const freshPerMinute = (last.at(-1)!.fresh - last[0]!.fresh) / ((last.at(-1)!.t_s - last[0]!.t_s) / 60);
   const kbPerFresh = freshPerMinute > 0 ? (perMinute * 1024) / freshPerMinute : 0;
-  const peakRatio = peak(last) / peak(middle);
+  const peakRatio = peak(last) / peak(before);
   const plateau = peakRatio <= PLATEAU_PEAK_RATIO;
   const figures = {
     minutes: p.minutes, rate_per_s: p.rate, fresh_share: p.fresh, memory_budget_mb: p.budgetMb,
-    requests: samples.at(-1)!.requests, fresh_locations: samples.at(-1)!.fresh, skipped, statuses,
+    requests: samples.at(-1)!.requests, fresh_locations: samples.at(-1)!.fresh, skipped, statuses, problems,
     rss_start_mb: samples[0]!.rss_mb, rss_end_mb: samples.at(-1)!.rss_mb, rss_max_mb: Math.max(...samples.map((s) => s.rss_mb)),
-    middle_third_peak_mb: peak(middle), last_third_peak_mb: peak(last), peak_ratio: Number(peakRatio.toFixed(3)),
+    middle_third_peak_mb: peak(middle), first_two_thirds_peak_mb: peak(before), last_third_peak_mb: peak(last), peak_ratio: Number(peakRatio.toFixed(3)),
     last_third_slope_mb_per_min: Number(perMinute.toFixed(2)), last_third_kb_per_fresh_location: Number(kbPerFresh.toFixed(2)),
     plateau, samples,
   };
@@ -194,7 +210,8 @@ export async function run(args: readonly string[] = []): Promise<BenchResult> {
     rows: samples.filter((_, i) => i % every === 0 || i === samples.length - 1),
     notes: [
       `RSS ${figures.rss_start_mb} MB at start, ${figures.rss_end_mb} MB at the end, ${figures.rss_max_mb} MB at most; ${figures.fresh_locations} fresh locations of ${figures.requests} requests (statuses ${JSON.stringify(statuses)}, ${skipped} skipped: node behind).`,
-      `Peak RSS: ${figures.middle_third_peak_mb} MB in the middle third, ${figures.last_third_peak_mb} MB in the last (ratio ${figures.peak_ratio}); plateau (ratio <= ${PLATEAU_PEAK_RATIO}): ${plateau ? 'yes' : 'no'}.`,
+      `Peak RSS: ${figures.first_two_thirds_peak_mb} MB in the first two thirds (${figures.middle_third_peak_mb} in the middle one), ${figures.last_third_peak_mb} MB in the last (ratio ${figures.peak_ratio}); plateau (ratio <= ${PLATEAU_PEAK_RATIO}): ${plateau ? 'yes' : 'no'}.`,
+      ...Object.entries(problems).map(([said, n]) => `${n} × ${said}`),
       `Slope of the last third: ${figures.last_third_slope_mb_per_min} MB/min, ${figures.last_third_kb_per_fresh_location} KB per fresh location (within one saw tooth: evicted entries not yet collected).`,
     ],
     figures,

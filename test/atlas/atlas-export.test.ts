@@ -10,6 +10,7 @@ import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAtlas } from '../../src/atlas/atlas-export.js';
+import { exportAtlasInThread } from '../../src/atlas/atlas-thread.js';
 import { PMTiles } from 'pmtiles';
 import { ATLAS_FIGURES, figureFile } from '../../src/stats/atlas-figures.js';
 import { getCity } from '../../src/cities/catalog.js';
@@ -63,6 +64,10 @@ describe('svc atlas export', () => {
     const out = join(root.dir, 'none');
     const advice = /run `svc precompute --data .* --city brussels` first/;
     await expect(exportAtlas(dataDir, city, out)).rejects.toThrow(advice);
+    // The command runs the export in a thread of its own: the refusal comes back as the same error.
+    const inThread = exportAtlasInThread(dataDir, city.id, out);
+    await expect(inThread).rejects.toThrow(ValidationError);
+    await expect(inThread).rejects.toThrow(advice);
     expect(await svcExport(out)).toBe(2);
     await expect(readdir(out)).rejects.toThrow(/ENOENT/);
   });

@@ -56,7 +56,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   area: ['batch', 'cities', 'classification', 'compute', 'errors', 'geo', 'keys', 'reports', 'services', 'stats', 'store', 'util'],
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
   // annual map layers' tiles as the map does.
-  atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store'],
+  atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store', 'util'],
   // Batches of locations, answered location by location by the statistics service.
   batch: ['cities', 'errors', 'keys', 'reports', 'services', 'util'],
   reports: ['cities', 'classification', 'cluster', 'compute', 'db', 'errors', 'geo', 'geocode', 'keys', 'scales', 'services', 'stats', 'util'],
@@ -69,7 +69,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   nodes: ['addresses', 'api', 'area', 'batch', 'cluster', 'compute', 'config', 'db', 'errors', 'geocode', 'keys', 'map', 'model-service', 'reference', 'reports', 'services', 'store', 'util'],
   // Entry points.
   cli: ['addresses', 'api', 'atlas', 'cities', 'compute', 'config', 'db', 'errors', 'geo', 'keys', 'model', 'model-service', 'nodes', 'services', 'store', 'util'],
-  workers: ['area', 'compute', 'map', 'model', 'reports', 'store'],
+  workers: ['area', 'atlas', 'cities', 'compute', 'errors', 'map', 'model', 'reports', 'store'],
 };
 
 /**

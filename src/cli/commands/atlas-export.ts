@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exportAtlas } from '../../atlas/atlas-export.js';
+import { exportAtlasInThread } from '../../atlas/atlas-thread.js';
 import { CITIES, getCity, streetLevelCities } from '../../cities/catalog.js';
 import { ValidationError } from '../../errors.js';
 import type { Command } from '../command.js';
@@ -34,7 +34,7 @@ export const atlasExportCommand: Command = {
     const city = getCity(values.city);
     if (!city) throw new ValidationError(`Unknown city '${values.city}'; known: ${CITIES.map((c) => c.id).join(', ')}.`);
     const started = performance.now();
-    const result = await exportAtlas(resolve(values.data), city, resolve(values.out));
+    const result = await exportAtlasInThread(resolve(values.data), city.id, resolve(values.out));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const total = result.files.reduce((n, f) => n + f.bytes, 0);
     console.log(`Exported ${result.files.length} files (${(total / 1e6).toFixed(1)} MB) of ${result.dataset} in ${seconds} s -> ${resolve(values.out)}`);
