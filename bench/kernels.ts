@@ -66,7 +66,8 @@ function buildAll(kernel: KernelName, o: BenchOptions): BuiltVariant[] {
  * alone moves an identical build by up to about 3 % for the compilation's whole life (docs/kernels.md, "Power"): a
  * contender timed through one compilation carries its placement's offset into every round, and the A/A twin's offset
  * sets the threshold. So each contender's units cycle through PLACEMENTS compilations of its own (each warmed up by
- * the runner's warm-up, which cycles too), and a ratio compares averages over placements.
+ * the runner's warm-up, which cycles too), every round runs each of them alike (bench/workbench/ab-runner.ts), and a
+ * ratio compares averages over placements.
  */
 const PLACEMENTS = 3;
 
@@ -74,7 +75,7 @@ const PLACEMENTS = 3;
 function placedContender(name: string, kernel: KernelName, wasmPath: string, w: Workload): Contender {
   const units = Array.from({ length: PLACEMENTS }, () => w.bind(loadModule(name, kernel, wasmPath)));
   let next = 0;
-  return { name, round: () => units[next++ % PLACEMENTS]!() };
+  return { name, round: () => units[next++ % PLACEMENTS]!(), placements: PLACEMENTS };
 }
 
 /** Runs the workbench. */

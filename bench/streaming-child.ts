@@ -26,6 +26,7 @@ import { writeCog } from '../src/store/cog-writer.js';
 import type { GridGeometry } from '../src/store/dataset-types.js';
 import { openGridGroup } from '../src/store/grid-group-reader.js';
 import { writeGridGroup } from '../src/store/grid-group-writer.js';
+import { annualOverviews } from '../src/map/annual-overviews.js';
 import { annualStep, generateStep } from './streaming-area.js';
 
 /** Rows r0 … r1 − 1 of synthetic grid `k`: smooth values in 0 … 10 (one decimal; 1 … 3 for coded grids), NaN in buildings. */
@@ -55,10 +56,12 @@ async function step(name: string, width: number, height: number, dir: string): P
     }, { width, height, readRows: (r0, r1) => band(0, width, r0, r1, false) });
   }
   if (name === 'group') {
+    // As the precompute writes its group: 64 × 64 chunks and the map's overviews.
     await writeGridGroup(join(dir, 'group'), grid, PRECOMPUTE_GRIDS.map((g) => ({ name: g })), {
       bandRows: 64,
+      chunkCols: 64,
       read: async (r0, r1) => PRECOMPUTE_GRIDS.map((g, k) => band(k, width, r0, r1, g === 'air_limiting_pollutant')),
-    }, () => ({ content_version: 'synthetic', generated_utc: '2026-01-01T00:00:00Z' }));
+    }, () => ({ content_version: 'synthetic', generated_utc: '2026-01-01T00:00:00Z' }), annualOverviews(grid, PRECOMPUTE_GRIDS));
     return 0;
   }
   if (name === 'export') {

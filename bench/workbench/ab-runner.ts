@@ -11,10 +11,15 @@ import { createRandom } from '../../src/util/random.js';
 import { analyse, type Analysis } from './ab-analysis.js';
 import { median, shuffled } from './statistics.js';
 
-/** A timed contender: `round()` runs one unit of work (`cellHours` of the settings) and returns its CPU milliseconds. */
+/**
+ * A timed contender: `round()` runs one unit of work (`cellHours` of the settings) and returns its CPU milliseconds.
+ * A contender whose units take turns over `placements` compilations of its module (bench/kernels.ts) runs a multiple
+ * of that many units per round, so every round weighs each compilation alike.
+ */
 export interface Contender {
   readonly name: string;
   readonly round: () => number;
+  readonly placements?: number;
 }
 
 /** Settings of a run. */
@@ -80,7 +85,10 @@ export function runAb(contenders: readonly Contender[], s: AbSettings): AbRun {
     unitMs[c.name] = median(times.slice(-3));
   }
   const turnMs = Math.max(...Object.values(unitMs));
-  const units = Object.fromEntries(contenders.map((c) => [c.name, Math.min(MAX_UNITS, Math.max(1, Math.round(turnMs / unitMs[c.name]!)))]));
+  const units = Object.fromEntries(contenders.map((c) => {
+    const p = c.placements ?? 1;
+    return [c.name, p * Math.max(1, Math.round(Math.min(MAX_UNITS, Math.max(1, Math.round(turnMs / unitMs[c.name]!))) / p))];
+  }));
   const rates: Record<string, number[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
   const wallRates: Record<string, number[]> = Object.fromEntries(contenders.map((c) => [c.name, []]));
   const minRounds = s.minRounds ?? 12;

@@ -1,8 +1,8 @@
 /**
  * The node's memory budget (`SVC_MEMORY_BUDGET_MB`) split among its caches: each cache gets a fixed share, in
- * sixteenths of the budget, so one setting bounds what they hold together. Three caches have a setting of their own
- * (`SVC_STATS_RESPONSE_CACHE_MB`, `SVC_MAP_TILE_CACHE_MB`, `SVC_MAP_SLICE_CACHE_MB`); one that is set takes its size
- * off the top of the budget, and the caches left share the rest in their proportions. A budget that leaves a cache
+ * sixteenths of the budget, so one setting bounds what they hold together. Four caches have a setting of their own
+ * (`SVC_STATS_RESPONSE_CACHE_MB`, `SVC_MAP_TILE_CACHE_MB`, `SVC_MAP_SLICE_CACHE_MB`, `SVC_MAP_ANNUAL_CACHE_MB`); one
+ * that is set takes its size off the top of the budget, and the caches left share the rest in their proportions. A budget that leaves a cache
  * less than `MIN_CACHE_MB` is a configuration error. Each cache counts what its entries really hold
  * (src/util/heap-size.ts); docs/operations.md#memory says how much memory a node needs on top of it.
  */
@@ -13,7 +13,7 @@ import { DEFAULT_MEMORY_BUDGET_MB, SETTINGS, type SettingValues } from './settin
 const MIN_CACHE_MB = 1;
 
 /** The settings that size the caches. */
-type BudgetSettings = Pick<SettingValues, 'memoryBudgetMb' | 'statsResponseCacheMb' | 'mapTileCacheMb' | 'mapSliceCacheMb'>;
+type BudgetSettings = Pick<SettingValues, 'memoryBudgetMb' | 'statsResponseCacheMb' | 'mapTileCacheMb' | 'mapSliceCacheMb' | 'mapAnnualCacheMb'>;
 
 /** One share: sixteenths of the budget, the setting that may size it instead, what it holds (docs). */
 export interface CacheShare {
@@ -28,7 +28,7 @@ export const CACHE_SHARES = {
   statsResponses: { sixteenths: 1, setting: 'statsResponseCacheMb', holds: 'complete `/historical/stats` answers the fast path replays' },
   mapTiles: { sixteenths: 2, setting: 'mapTileCacheMb', holds: 'drawn map tiles, raw and gzipped' },
   mapSlices: { sixteenths: 4, setting: 'mapSliceCacheMb', holds: "the model's hourly grid slices behind map tiles" },
-  annualBands: { sixteenths: 1, holds: 'decoded bands of the precomputed grids behind the annual map layers' },
+  annualBands: { sixteenths: 1, setting: 'mapAnnualCacheMb', holds: 'decoded chunks of the precomputed grids and overviews behind the annual map layers' },
   modelChunks: { sixteenths: 2, holds: 'decoded hourly chunks of the embedded model service (unused with `SVC_MODEL_SERVICE_URL`)' },
   modelSlices: { sixteenths: 1, holds: 'hourly slices of the embedded model service (unused with `SVC_MODEL_SERVICE_URL`)' },
   realtime: { sixteenths: 1, holds: '`/realtime` answers, 5 minutes each' },
@@ -76,7 +76,9 @@ export function cacheBudgets(settings: BudgetSettings): Readonly<Record<CacheNam
 /** The split as a Markdown table for docs/operations.md (test/docs/configuration-table.test.ts keeps it there). */
 export function memoryBudgetTable(): string {
   const budgetMb = DEFAULT_MEMORY_BUDGET_MB;
-  const defaults = cacheBudgets({ memoryBudgetMb: budgetMb, statsResponseCacheMb: undefined, mapTileCacheMb: undefined, mapSliceCacheMb: undefined });
+  const defaults = cacheBudgets({
+    memoryBudgetMb: budgetMb, statsResponseCacheMb: undefined, mapTileCacheMb: undefined, mapSliceCacheMb: undefined, mapAnnualCacheMb: undefined,
+  });
   const rows = NAMES.map((name) => {
     const s: CacheShare = CACHE_SHARES[name];
     const setting = s.setting === undefined ? '' : ` (or \`${SETTINGS[s.setting].env}\`)`;

@@ -2,7 +2,7 @@
  * Windows of the precomputed grids the annual tiles are drawn from: a tile reads the cells its blocks cover
  * (tile-frame.ts `frameWindow`), or below the deepest zoom the published values of its blocks from the precompute's
  * overviews (annual-overviews.ts), never a whole grid. The precompute stores each grid and overview in square chunks
- * (compute/precompute/precompute-publish.ts, store/grid-group-writer.ts); decoded chunks are kept in a byte-bounded
+ * (services/precompute.ts, store/grid-group-writer.ts); decoded chunks are kept in a byte-bounded
  * LRU (the `annualBands` share of the node's memory budget, config/memory-budget.ts), so the tiles of one area decode
  * each chunk once while memory stays at the budget, and a tile decodes only the chunks it overlaps, whatever the
  * city's extent. Precomputes written before square chunks hold one chunk per band of full-width rows, read the same

@@ -41,8 +41,8 @@ export interface MapServiceDeps {
   readonly sliceCacheBytes: number;
   readonly tileCacheBytes: number;
   /**
-   * Budget of the decoded bands of the precomputed grids the annual tiles read (the `annualBands` share of the memory
-   * budget), bytes; default `DEFAULT_ANNUAL_BAND_CACHE_BYTES`.
+   * Budget of the decoded chunks of the precomputed grids and overviews the annual tiles read (the `annualBands`
+   * share of the memory budget), bytes; default `DEFAULT_ANNUAL_BAND_CACHE_BYTES`.
    */
   readonly annualBandCacheBytes?: number;
   /** The data directory holding the cities' precomputes; without it, no annual layers are offered. */

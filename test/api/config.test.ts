@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       publicUrl: undefined,
       mapTileCacheMb: undefined,
       mapSliceCacheMb: undefined,
+      mapAnnualCacheMb: undefined,
       logLevel: 'info',
     });
     expect(config.dbFile.endsWith('svc.sqlite')).toBe(true);
@@ -47,7 +48,7 @@ describe('loadConfig', () => {
       SVC_COMPUTE_THREADS: '3', SVC_LOG_LEVEL: 'warn', SVC_STATS_RESPONSE_CACHE_MB: '0',
       SVC_HEADERS_TIMEOUT_MS: '2000', SVC_REQUEST_TIMEOUT_MS: '5000', SVC_KEEP_ALIVE_TIMEOUT_MS: '4000',
       SVC_TILE_SECRET: 'a secret of forty characters, give or take', SVC_PUBLIC_URL: 'https://maps.example.be/api/',
-      SVC_MAP_TILE_CACHE_MB: '16', SVC_MAP_SLICE_CACHE_MB: '32',
+      SVC_MAP_TILE_CACHE_MB: '16', SVC_MAP_SLICE_CACHE_MB: '32', SVC_MAP_ANNUAL_CACHE_MB: '8',
     });
     expect(config).toMatchObject({
       port: 9000, host: '0.0.0.0', dataDir: '/srv/data', dbFile: '/srv/data/svc.sqlite', docsUrl: 'https://api.example.be/docs',
@@ -57,6 +58,7 @@ describe('loadConfig', () => {
       computeThreads: 3, logLevel: 'warn', statsResponseCacheMb: 0,
       headersTimeoutMs: 2000, requestTimeoutMs: 5000, keepAliveTimeoutMs: 4000,
       tileSecret: 'a secret of forty characters, give or take', publicUrl: 'https://maps.example.be/api', mapTileCacheMb: 16, mapSliceCacheMb: 32,
+      mapAnnualCacheMb: 8,
     });
   });
 

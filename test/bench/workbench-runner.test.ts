@@ -1,6 +1,7 @@
 /**
  * The A/B runner and its findings with contenders of known cost (no clock read by the assertions): units per round
- * balance a slow contender against fast ones, every contender gets the same number of paired rounds, and a variant
+ * balance a slow contender against fast ones (in multiples of a contender's placements), every contender gets the same
+ * number of paired rounds, and a variant
  * declared a reference is reported slower but is never a regression.
  */
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,15 @@ describe('workbench A/B runner', () => {
     expect(run.warmup.scalar).toBeGreaterThanOrEqual(2);
     expect(run.rates.release![0]).toBeCloseTo(500, -1);
     expect(run.rates.scalar![0]).toBeCloseTo(25, 0);
+  });
+
+  it('runs a multiple of its placements per round for a contender whose units take turns over compilations', () => {
+    const fast = { ...fake('release', 2), placements: 3 };
+    const twin = { ...fake('release' + AA_SUFFIX, 2), placements: 3 };
+    const slow = { ...fake('scalar', 40), placements: 3 };
+    const run = runAb([fast, twin, slow], { baseline: 'release', cellHours: 1e6, seed: 3, budgetMs: 0, minRounds: 5 });
+    // 20 units fit the slow contender's turn: 21, the nearest multiple of 3; the slow one runs 3, one per placement.
+    expect(run.units).toEqual({ release: 21, [`release${AA_SUFFIX}`]: 21, scalar: 3 });
   });
 
   it('reports a reference slower without calling it a regression', () => {
