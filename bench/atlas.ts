@@ -62,16 +62,20 @@ async function firstCatalog(url: string, headers: Record<string, string>, within
 }
 
 /**
- * Resolves once the child has spent under 2 % of a core for half a second: the catalog's first assembly starts
- * background work for the live layers (every timestep's thermal range, the live hour's slices), which would otherwise
- * share the two cores with the tiles measured.
+ * Resolves once the child has spent under 2 % of a core for two seconds running: the catalog's first assembly starts
+ * background work for the live layers (every timestep's thermal range, the live hour's slices; at the bench block ×16
+ * some 35 s of CPU), which would otherwise share the two cores with the tiles measured. Two seconds, not one window:
+ * that work pauses between its steps.
  */
 async function untilQuiet(service: { cpuSeconds(): Promise<number> }, withinS = 60): Promise<void> {
   const WINDOW_MS = 500;
+  const QUIET_WINDOWS = 4;
+  let quiet = 0;
   for (let i = 0; i < (withinS * 1000) / WINDOW_MS; i++) {
     const before = await service.cpuSeconds();
     await new Promise((r) => setTimeout(r, WINDOW_MS));
-    if ((await service.cpuSeconds()) - before < 0.02 * (WINDOW_MS / 1000)) return;
+    quiet = (await service.cpuSeconds()) - before < 0.02 * (WINDOW_MS / 1000) ? quiet + 1 : 0;
+    if (quiet >= QUIET_WINDOWS) return;
   }
   throw new Error('The service never became quiet after its first catalog.');
 }
@@ -127,6 +131,7 @@ export async function annualTiles(
     const byZoom = new Map<number, { ms: number[]; largest: number }>();
     const runs = all.map(() => ({ ms: [] as number[], bytes: 0 }));
     for (let pass = 0; pass < (options.repeats ?? 1); pass++) {
+      await untilQuiet(service, options.quietWithinS);
       for (const [i, { url }] of all.entries()) {
         const run = await timedGet(url);
         runs[i]!.ms.push(run.ms);
