@@ -7,7 +7,8 @@
  *
  * A precompute without overviews (written before them) is drawn by folding bands of cells: a tile's window would
  * decode every band of rows it covers for each of its figures, and the tiles beside it the same bands again, since a
- * coarse tile's bands are more than the band cache holds. So a band of stored rows, once decoded, is folded into the published values of every block of those rows across
+ * coarse tile's bands are more than the band cache holds. So a band of stored rows, once decoded, is folded into the
+ * published values of every block of those rows across
  * the whole grid width, and that table band (8 bytes a block, half the band's bytes or less) is what is kept, in the
  * same byte-bounded cache as the bands (annual-windows.ts); the band itself is dropped, so bands never push tables
  * out. The tiles of a zoom then decode each band once per figure between them, whichever comes first, and hold at most
