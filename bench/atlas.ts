@@ -22,6 +22,8 @@ import { createLocalCompute } from '../src/compute/local-compute.js';
 import { generatePreset } from '../src/model/generate.js';
 import { precomputeCity } from '../src/services/precompute.js';
 import { MANIFEST_FILE } from '../src/store/chunk-manifest.js';
+import { tileBlocks } from '../src/map/tile-frame.js';
+import type { GridGeometry } from '../src/store/dataset-types.js';
 import { PROJECT_ROOT } from '../src/util/paths.js';
 import { gridFootprint } from '../src/map/grid-projection.js';
 import { tilesCovering } from '../src/map/web-mercator-tiles.js';
@@ -81,6 +83,16 @@ async function untilQuiet(service: { cpuSeconds(): Promise<number> }, withinS = 
 }
 
 /**
+ * Whether tile (z, x, y) lies wholly inside the grid, its blocks and their margin too: a full tile, holding as many
+ * features as a tile can, where a tile at the grid's edge holds a part of them. Like tiles for comparing grids of
+ * different extents, whose samples hold different shares of edge tiles.
+ */
+function interiorTile(grid: GridGeometry, z: number, x: number, y: number, maxzoom: number): boolean {
+  const { block, blocks } = tileBlocks(grid, z, x, y, maxzoom);
+  return blocks.r0 > 0 && blocks.c0 > 0 && blocks.r1 * block < grid.ny && blocks.c1 * block < grid.nx;
+}
+
+/**
  * Cold annual tiles of the service over `dataDir`: every tile of every annual layer at every zoom, once (or, with
  * `perZoom`, at most that many per layer and zoom, evenly spread over the zoom's tiles), with the cold pass's
  * latencies and largest tile per zoom; `quietWithinS` bounds the wait for the service to be quiet (default 60 s).
@@ -101,24 +113,28 @@ export async function annualTiles(
     const auth = { authorization: `Bearer ${await service.newKey()}` };
     const catalog = await firstCatalog(`${service.url}/v1/map/brussels`, auth, options.quietWithinS ?? 60);
     await untilQuiet(service, options.quietWithinS);
-    const { zooms, box } = gridFootprint((await openDataset(join(dataDir, dataset))).grid);
+    const { grid } = await openDataset(join(dataDir, dataset));
+    const { zooms, box } = gridFootprint(grid);
     const first: number[] = [];
     const fresh: number[] = [];
     const cold: number[] = [];
     let largest = 0;
     let empty = 0;
-    const all: { url: string; z: number }[] = [];
+    const all: { url: string; z: number; interior: boolean }[] = [];
     for (const layer of ANNUAL) {
       const template: string = (await timedGet(`${service.url}${catalog.static[layer].tilejson}`)).json.tiles[0];
-      const urls: { url: string; z: number }[] = [];
+      const urls: { url: string; z: number; interior: boolean }[] = [];
       for (let z = zooms.minzoom; z <= zooms.maxzoom; z++) {
         const range = tilesCovering(box, z);
-        const atZoom: string[] = [];
+        const atZoom: { url: string; z: number; interior: boolean }[] = [];
         for (let x = range.x0; x <= range.x1; x++) {
-          for (let y = range.y0; y <= range.y1; y++) atZoom.push(template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`));
+          for (let y = range.y0; y <= range.y1; y++) {
+            const url = template.replace('{z}', `${z}`).replace('{x}', `${x}`).replace('{y}', `${y}`);
+            atZoom.push({ url, z, interior: interiorTile(grid, z, x, y, zooms.maxzoom) });
+          }
         }
         const step = Math.max(1, atZoom.length / perZoom);
-        for (let i = 0; i < atZoom.length; i += step) urls.push({ url: atZoom[Math.floor(i)], z });
+        for (let i = 0; i < atZoom.length; i += step) urls.push(atZoom[Math.floor(i)]!);
       }
       for (const [i, { url }] of urls.entries()) {
         const run = await timedGet(url);
@@ -138,15 +154,17 @@ export async function annualTiles(
         runs[i]!.bytes = run.bytes;
       }
     }
+    const interior: number[] = [];
     for (const [i, { z }] of all.entries()) {
       const ms = percentile(runs[i]!.ms, 0.5);
       cold.push(ms);
+      if (all[i]!.interior) interior.push(ms);
       const zoom = byZoom.get(z) ?? { ms: [], largest: 0 };
       zoom.ms.push(ms);
       zoom.largest = Math.max(zoom.largest, runs[i]!.bytes);
       byZoom.set(z, zoom);
     }
-    return { zooms, first, fresh, cold, largest, empty, byZoom };
+    return { zooms, first, fresh, cold, interior, largest, empty, byZoom };
   } finally {
     await service.stop();
   }

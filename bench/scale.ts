@@ -158,6 +158,9 @@ async function measureStep(step: LadderStep, root: string, threads: number, log:
     tile_zooms: tiles ? `${tiles.zooms.minzoom}-${tiles.zooms.maxzoom}` : null, tiles_asked: tiles?.cold.length ?? null,
     tile_passes: TILE_REPEATS, tile_annual_cache_mb: TILE_ANNUAL_CACHE_MB,
     tile_p50_ms: tiles ? r(percentile(tiles.cold, 0.5)) : null, tile_p99_ms: tiles ? r(percentile(tiles.cold, 0.99)) : null,
+    tiles_interior: tiles?.interior.length ?? null,
+    tile_interior_p50_ms: tiles && tiles.interior.length > 0 ? r(percentile(tiles.interior, 0.5)) : null,
+    tile_interior_p99_ms: tiles && tiles.interior.length > 0 ? r(percentile(tiles.interior, 0.99)) : null,
     tile_max_kb: tiles ? r(tiles.largest / 1024, 1) : null, tiles_by_zoom: byZoom ?? null,
     truly_cold_point_ms: queries ? r(Number(queries.truly_cold_point_ms), 1) : null,
     truly_cold_radius50_ms: queries ? r(Number(queries.truly_cold_radius50_ms), 1) : null,
@@ -213,7 +216,7 @@ export async function run(args: readonly string[] = []): Promise<BenchResult> {
     step: `${f.preset} x${f.scale}`, 'km²': '', cells: f.cells as number, stage: 'queries, tiles, serve',
     'CPU s/Mcell': `point ${f.truly_cold_point_ms} ms, r50 ${f.truly_cold_radius50_ms} ms`,
     'peak MB': `serve ${f.serve_rss_mb}, thread ${f.open_thread_rss_mb}`,
-    'wall s': `tiles p99 ${f.tile_p99_ms} ms, max ${f.tile_max_kb} KB; serve start ${f.serve_start_s} s`,
+    'wall s': `tiles p99 ${f.tile_p99_ms} ms (interior ${f.tile_interior_p99_ms} ms of ${f.tiles_interior}), max ${f.tile_max_kb} KB; serve start ${f.serve_start_s} s`,
   }));
   return {
     name: 'scale',
