@@ -1,7 +1,7 @@
 /**
  * Writes one 2-D Zarr v2 array (float32 or float64, NaN = no value) whose rows arrive in order, in any number at a
  * time, as chunks of `chunkRows` × `chunkCols`: a chunk row is written as soon as its rows are in, so memory holds at
- * most one chunk row of the array (chunkRows × cols values). Zarr chunks are whole, so the last chunk row and column
+ * most one chunk row of the array (chunkRows × cols values), none when the rows come in whole chunk rows. Zarr chunks are whole, so the last chunk row and column
  * are padded with the fill value. Used by the grid group writer for the grids and for what is derived from them
  * (the map's overviews).
  */
@@ -38,8 +38,8 @@ export class ChunkedArrayWriter {
   readonly spec: ChunkedArraySpec;
   readonly #codec: ChunkCodec;
   readonly #put: PutFile;
-  /** The chunk row being filled: chunkRows × cols values. */
-  readonly #pending: FloatRows;
+  /** The chunk row being filled: chunkRows × cols values (allocated on the first partial chunk row). */
+  #pendingBuffer: FloatRows | undefined;
   #pendingRows = 0;
   #rowsIn = 0;
   #chunkRow = 0;
@@ -49,8 +49,13 @@ export class ChunkedArrayWriter {
     this.spec = spec;
     this.#codec = codec;
     this.#put = put;
-    const Type = spec.dtype === '<f4' ? Float32Array : Float64Array;
-    this.#pending = new Type(spec.chunkRows * spec.cols);
+  }
+
+  /** The buffer of a chunk row being filled. */
+  get #pending(): FloatRows {
+    const Type = this.spec.dtype === '<f4' ? Float32Array : Float64Array;
+    this.#pendingBuffer ??= new Type(this.spec.chunkRows * this.spec.cols);
+    return this.#pendingBuffer;
   }
 
   /** Rows written so far. */
@@ -68,11 +73,17 @@ export class ChunkedArrayWriter {
     let done = 0;
     while (done < count) {
       const take = Math.min(count - done, chunkRows - this.#pendingRows);
-      this.#pending.set(values.subarray(done * cols, (done + take) * cols), this.#pendingRows * cols);
-      this.#pendingRows += take;
+      const ends = this.#pendingRows + take === chunkRows || this.#rowsIn + take === rows;
       this.#rowsIn += take;
+      if (this.#pendingRows === 0 && take === chunkRows && values instanceof (this.spec.dtype === '<f4' ? Float32Array : Float64Array)) {
+        // A whole chunk row in the caller's rows (the grids' bands): written from them, not copied first.
+        await this.#flush(values.subarray(done * cols, (done + take) * cols), take);
+      } else {
+        this.#pending.set(values.subarray(done * cols, (done + take) * cols), this.#pendingRows * cols);
+        this.#pendingRows += take;
+        if (ends) await this.#flush(this.#pending, this.#pendingRows);
+      }
       done += take;
-      if (this.#pendingRows === chunkRows || this.#rowsIn === rows) await this.#flush();
     }
   }
 
@@ -81,11 +92,17 @@ export class ChunkedArrayWriter {
     if (this.#rowsIn !== this.spec.rows) throw new RangeError(`${this.spec.path} received ${this.#rowsIn} of its ${this.spec.rows} rows.`);
   }
 
-  /** Writes the pending chunk row as chunks of chunkCols columns, padding the short row and column with NaN. */
-  async #flush(): Promise<void> {
+  /**
+   * Writes the chunk row whose first `filled` rows `source` holds (the pending buffer, or a whole chunk row of the
+   * caller's) as chunks of chunkCols columns, padding the short row and column with NaN.
+   */
+  async #flush(source: FloatRows, filled: number): Promise<void> {
     const { cols, chunkRows, chunkCols, path } = this.spec;
-    const pending = this.#pending;
-    if (this.#pendingRows < chunkRows) pending.fill(Number.NaN, this.#pendingRows * cols);
+    let pending = source;
+    if (filled < chunkRows) {
+      pending = this.#pending;
+      pending.fill(Number.NaN, filled * cols);
+    }
     const Type = pending instanceof Float32Array ? Float32Array : Float64Array;
     const whole = chunkCols === cols;
     const chunk = whole ? pending : new Type(chunkRows * chunkCols);

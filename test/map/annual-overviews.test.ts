@@ -12,13 +12,12 @@ import { AnnualWindows } from '../../src/map/annual-windows.js';
 import { blockTable } from '../../src/map/cell-features.js';
 import { gridFootprint } from '../../src/map/grid-projection.js';
 import { renderTile } from '../../src/map/tile-drawing.js';
-import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
 import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/stats/atlas-figures.js';
 import { openGridGroup, type GridGroup } from '../../src/store/grid-group-reader.js';
 import { writeGridGroup } from '../../src/store/grid-group-writer.js';
 import { expectSameArray } from '../helpers/same-array.js';
 import { tempDir } from '../store/helpers.js';
-import { GRID, whole } from './support/annual-grids.js';
+import { annualTiles, GRID, wholeGrids, wholeGridTile } from './support/annual-grids.js';
 
 /** Bands of 12 rows: blocks of 8 rows straddle bands, so block rows are carried across them. */
 const BAND_ROWS = 12;
@@ -27,7 +26,7 @@ const CHUNK_COLS = 48;
 
 /** The block sizes the map publishes below its deepest zoom: 2, 4, … 2^(maxzoom − minzoom). */
 const BLOCKS = ((zooms) => Array.from({ length: zooms.maxzoom - zooms.minzoom }, (_, k) => 2 ** (k + 1)))(gridFootprint(GRID).zooms);
-const grids = new Map(PRECOMPUTE_GRIDS.map((name) => [name, whole(name)]));
+const grids = wholeGrids();
 let root: { dir: string; cleanup: () => Promise<void> };
 let group: GridGroup;
 
@@ -76,8 +75,6 @@ describe('annual overviews', () => {
   });
 
   it('draw every tile at every zoom as from the whole grids, without folding a band of cells', async () => {
-    const footprint = gridFootprint(GRID);
-    const { minzoom, maxzoom } = footprint.zooms;
     const windows = new AnnualWindows(2 * 1024 * 1024);
     let rowsRead = 0;
     const counted: GridGroup = {
@@ -88,19 +85,11 @@ describe('annual overviews', () => {
       },
     };
     let tiles = 0;
-    for (let z = minzoom; z <= maxzoom; z++) {
-      const range = tilesCovering(footprint.box, z);
-      for (let x = range.x0; x <= range.x1; x++) {
-        for (let y = range.y0; y <= range.y1; y++) {
-          for (const layer of Object.values(ANNUAL_LAYERS)) {
-            const base = { layer: layer.id, grid: GRID, maxzoom, z, x, y } as const;
-            const fromWhole = layer.fields.map((f) => ({ name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean', values: grids.get(f.source as PrecomputeGrid)! }));
-            const job = await annualTileJob({ windows, group: counted, version: 'v1' }, base, layer.fields);
-            expect(Buffer.compare(renderTile(job), renderTile({ ...base, fields: fromWhole })), `${layer.id} ${z}/${x}/${y}`).toBe(0);
-            tiles++;
-          }
-        }
-      }
+    for (const tile of annualTiles()) {
+      const { layer, z, x, y } = tile.base;
+      const job = await annualTileJob({ windows, group: counted, version: 'v1' }, tile.base, tile.layer.fields);
+      expect(Buffer.compare(renderTile(job), wholeGridTile(tile, grids)), `${layer} ${z}/${x}/${y}`).toBe(0);
+      tiles++;
     }
     expect(tiles).toBeGreaterThan(60);
     expect(rowsRead).toBe(0);

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRECOMPUTE_GRIDS, type PrecomputeGrid } from '../../src/stats/atlas-figures.js';
+import { PRECOMPUTE_GRIDS } from '../../src/stats/atlas-figures.js';
 import { ANNUAL_LAYERS } from '../../src/map/annual-layers.js';
 import { annualTileJob } from '../../src/map/annual-tables.js';
 import { AnnualWindows } from '../../src/map/annual-windows.js';
@@ -20,14 +20,14 @@ import { frameWindow, tileBlocks } from '../../src/map/tile-frame.js';
 import { tilesCovering } from '../../src/map/web-mercator-tiles.js';
 import { openGridGroup, type GridGroup } from '../../src/store/grid-group-reader.js';
 import { writeGridGroup } from '../../src/store/grid-group-writer.js';
-import { GRID, whole } from './support/annual-grids.js';
+import { annualTiles, GRID, wholeGrids, wholeGridTile } from './support/annual-grids.js';
 
 const BAND_ROWS = 16;
 
 describe('annual tiles over windows', () => {
   let dir: string;
   let group: GridGroup;
-  const grids = new Map(PRECOMPUTE_GRIDS.map((name) => [name, whole(name)]));
+  const grids = wholeGrids();
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-annual-windows-'));
@@ -43,64 +43,43 @@ describe('annual tiles over windows', () => {
   });
 
   it('draws every tile at every zoom as from the whole grids, within the band cache budget', async () => {
-    const footprint = gridFootprint(GRID);
-    const { minzoom, maxzoom } = footprint.zooms;
     // Room for three bands of a grid: the cache evicts all along.
     const budget = 3 * (BAND_ROWS * GRID.nx * 4 + 400);
     const windows = new AnnualWindows(budget);
     let tiles = 0;
-    for (const layer of Object.values(ANNUAL_LAYERS)) {
-      for (let z = minzoom; z <= maxzoom; z++) {
-        const range = tilesCovering(footprint.box, z);
-        for (let x = range.x0; x <= range.x1; x++) {
-          for (let y = range.y0; y <= range.y1; y++) {
-            const cells = frameWindow(tileBlocks(GRID, z, x, y, maxzoom));
-            const fromWhole: FieldSlice[] = [];
-            const fromWindow: FieldSlice[] = [];
-            for (const f of layer.fields) {
-              const base = { name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean' } as const;
-              fromWhole.push({ ...base, values: grids.get(f.source as PrecomputeGrid)! });
-              const values = await windows.read(group, 'v1', f.source, cells);
-              expect(values.length).toBe((cells.r1 - cells.r0) * (cells.c1 - cells.c0));
-              fromWindow.push({ ...base, values, row0: cells.r0, col0: cells.c0, width: cells.c1 - cells.c0 });
-            }
-            const job = { layer: layer.id, grid: GRID, maxzoom, z, x, y } as const;
-            const expected = renderTile({ ...job, fields: fromWhole });
-            expect(Buffer.compare(renderTile({ ...job, fields: fromWindow }), expected), `${layer.id} ${z}/${x}/${y}`).toBe(0);
-            if (expected.byteLength > 0) tiles++;
-            expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
-          }
-        }
+    for (const tile of annualTiles()) {
+      const { layer, z, x, y, maxzoom } = tile.base;
+      const cells = frameWindow(tileBlocks(GRID, z, x, y, maxzoom));
+      const fromWindow: FieldSlice[] = [];
+      for (const f of tile.layer.fields) {
+        const values = await windows.read(group, 'v1', f.source, cells);
+        expect(values.length).toBe((cells.r1 - cells.r0) * (cells.c1 - cells.c0));
+        fromWindow.push({ name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean', values, row0: cells.r0, col0: cells.c0, width: cells.c1 - cells.c0 });
       }
+      const expected = wholeGridTile(tile, grids);
+      expect(Buffer.compare(renderTile({ ...tile.base, fields: fromWindow }), expected), `${layer} ${z}/${x}/${y}`).toBe(0);
+      if (expected.byteLength > 0) tiles++;
+      expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
     }
     expect(tiles).toBeGreaterThan(30);
   });
 
   it('draws every tile at every zoom as from the whole grids from block tables and windows, within the budget', async () => {
-    const footprint = gridFootprint(GRID);
-    const { minzoom, maxzoom } = footprint.zooms;
+    const { minzoom, maxzoom } = gridFootprint(GRID).zooms;
     expect(maxzoom - minzoom).toBeGreaterThanOrEqual(3);
     // Room for a few bands and table bands: the cache evicts all along, tables and bands alike.
     const budget = 4 * (BAND_ROWS * GRID.nx * 4 + 400);
     const windows = new AnnualWindows(budget);
     let tiles = 0;
-    for (let z = minzoom; z <= maxzoom; z++) {
-      const range = tilesCovering(footprint.box, z);
-      for (let x = range.x0; x <= range.x1; x++) {
-        for (let y = range.y0; y <= range.y1; y++) {
-          for (const layer of Object.values(ANNUAL_LAYERS)) {
-            const base = { layer: layer.id, grid: GRID, maxzoom, z, x, y } as const;
-            const fromWhole = layer.fields.map((f) => ({ name: f.name, decimals: f.decimals, aggregate: f.aggregate ?? 'mean', values: grids.get(f.source as PrecomputeGrid)! }));
-            const job = await annualTileJob({ windows, group, version: 'v1' }, base, layer.fields);
-            // Block tables below the deepest zoom, windows of cells at it.
-            expect(job.tables !== undefined, `${z}`).toBe(z < maxzoom);
-            const expected = renderTile({ ...base, fields: fromWhole });
-            expect(Buffer.compare(renderTile(job), expected), `${layer.id} ${z}/${x}/${y}`).toBe(0);
-            if (expected.byteLength > 0) tiles++;
-            expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
-          }
-        }
-      }
+    for (const tile of annualTiles()) {
+      const { layer, z, x, y } = tile.base;
+      const job = await annualTileJob({ windows, group, version: 'v1' }, tile.base, tile.layer.fields);
+      // Block tables below the deepest zoom, windows of cells at it.
+      expect(job.tables !== undefined, `${z}`).toBe(z < maxzoom);
+      const expected = wholeGridTile(tile, grids);
+      expect(Buffer.compare(renderTile(job), expected), `${layer} ${z}/${x}/${y}`).toBe(0);
+      if (expected.byteLength > 0) tiles++;
+      expect(windows.stats().bytes).toBeLessThanOrEqual(budget);
     }
     expect(tiles).toBeGreaterThan(30);
   });
