@@ -15,6 +15,7 @@ import { airGroup, windGroup } from './_cells_groups';
 import { airScalarHour, thermalScalarHour, windScalarHour } from './_cells_scalar';
 import { flagRow, flushCounters, resetState } from './_cells_state';
 import { spanEnd, thermalBlockGroup, thermalSpanGroup } from './_cells_thermal';
+import { interleavePlanes } from './_unshuffle';
 
 /** Whether hour `h` is a daytime hour: its calendar bucket is a season's (night buckets come after them). */
 @inline function isDayHour(bucket: usize, h: i32): bool {
@@ -31,55 +32,99 @@ import { spanEnd, thermalBlockGroup, thermalSpanGroup } from './_cells_thermal';
 }
 const BLOCK_BYTES: usize = 4096;
 
+/** Bytes of one field's slot for a block of interleaved rows (a multiple of 16, so that every slot stays aligned). */
+@inline function blockSlot(rowBytes: usize): usize {
+  return (<usize>blockHours(rowBytes) * rowBytes + 15) & ~15;
+}
+
+/**
+ * Scratch bytes the scan needs for fields held as byte planes: three slots (air reads three fields at once). Lent by
+ * the percentile selection's scratch, unused until the scan ends (selectBytes(cells) ≥ this for every cell count).
+ */
+export function planeScratchBytes(cells: i32): usize {
+  return 3 * blockSlot(<usize>cells << 1);
+}
+
+/** Bits of the `planes` argument: the fields whose buffer holds the two byte planes of a shuffled chunk. */
+export const PLANES_NO2: i32 = 1;
+export const PLANES_PM25: i32 = 2;
+export const PLANES_PM10: i32 = 4;
+export const PLANES_UGUST: i32 = 16;
+export const PLANES_UTCI: i32 = 32;
+
+/**
+ * The rows of hours [ha, hb) of a field, as a pointer the passes address as `rows + h × rowBytes`: the field's own
+ * buffer, or, when it holds the byte planes of a shuffled chunk (`planes`), its rows of the block interleaved into
+ * `slot` (the passes then read the block from the L1 cache instead of a whole chunk interleaved ahead of them).
+ * The pointer returned for a slot lies ha × rowBytes below it, wrapping as wasm32 addresses do.
+ */
+function blockRows(field: usize, planes: bool, ha: i32, hb: i32, cells: i32, hours: i32, slot: usize): usize {
+  if (!planes) return field;
+  const at = <usize>ha * <usize>cells;
+  interleavePlanes(field + at, field + <usize>hours * <usize>cells + at, slot, (hb - ha) * cells);
+  return slot - <usize>ha * (<usize>cells << 1);
+}
+
 /**
  * The SIMD scan of hours [h0, h1): air, wind and the UTCI sums and extremes by blocks of hours and groups of 8 cells
  * (_cells_groups.ts, _cells_thermal.ts), the UTCI counts and flags by spans of hours that share bucket, date and night,
- * then the tail cells (cells % 8) hour by hour.
+ * each block's tail cells (cells % 8) hour by hour. Fields flagged in `planes` are interleaved block by block into
+ * slots at `buf` (3 × blockSlot bytes).
  */
 function scanSimd(
-  h0: i32, h1: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
-  bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize, th: usize, params: usize, state: usize,
-  n: usize,
+  h0: i32, h1: i32, hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize,
+  utci: usize, planes: i32, buf: usize, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize,
+  th: usize, params: usize, state: usize, n: usize,
 ): void {
   const rowBytes = <usize>cells << 1;
   const groupBytes = <usize>(cells >> 3) << 4;
+  const from = (cells >> 3) << 3;
   const air = (no2 | pm25 | pm10) != 0, wind = (ucomfort | ugust) != 0;
   const step = blockHours(rowBytes);
+  const slot = blockSlot(rowBytes);
   // Metric by metric, so that each streams through its own fields from the first hour to the last.
   for (let ha = h0; air && ha < h1; ha += step) {
     const hb = min(h1, ha + step);
+    const a = blockRows(no2, (planes & PLANES_NO2) != 0, ha, hb, cells, hours, buf);
+    const b = blockRows(pm25, (planes & PLANES_PM25) != 0, ha, hb, cells, hours, buf + slot);
+    const d = blockRows(pm10, (planes & PLANES_PM10) != 0, ha, hb, cells, hours, buf + 2 * slot);
     for (let off: usize = 0; off < groupBytes; off += 16) {
-      airGroup(ha, hb, rowBytes, no2 + off, pm25 + off, pm10 + off, bucket, th, params, state, n, off);
+      airGroup(ha, hb, rowBytes, a + off, b + off, d + off, bucket, th, params, state, n, off);
+    }
+    for (let h = ha; from < cells && h < hb; h++) {
+      const row = <usize>h * rowBytes;
+      airScalarHour(from, cells, a + row, b + row, d + row, isDayHour(bucket, h), th, params, state, n);
     }
   }
   for (let ha = h0; wind && ha < h1; ha += step) {
     const hb = min(h1, ha + step);
+    const g = blockRows(ugust, (planes & PLANES_UGUST) != 0, ha, hb, cells, hours, buf);
     for (let off: usize = 0; off < groupBytes; off += 16) {
-      windGroup(ha, hb, rowBytes, ucomfort + off, ugust + off, th, params, state, n, off);
+      windGroup(ha, hb, rowBytes, ucomfort + off, g + off, th, params, state, n, off);
+    }
+    for (let h = ha; from < cells && h < hb; h++) {
+      const row = <usize>h * rowBytes;
+      windScalarHour(from, cells, ucomfort + row, g + row, th, params, state, n);
     }
   }
   for (let ha = h0; utci != 0 && ha < h1; ha += step) {
     const hb = min(h1, ha + step);
+    const u = blockRows(utci, (planes & PLANES_UTCI) != 0, ha, hb, cells, hours, buf);
     for (let off: usize = 0; off < groupBytes; off += 16) {
-      thermalBlockGroup(ha, hb, rowBytes, utci + off, th, params, state, n, off);
+      thermalBlockGroup(ha, hb, rowBytes, u + off, th, params, state, n, off);
     }
     for (let hs = ha; hs < hb;) {
       const he = spanEnd(hs, hb, bucket, dayIndex, nightIndex);
       const b = <i32>load<u8>(bucket + <usize>hs);
       const day = <i32>load<i16>(dayIndex + (<usize>hs << 1)), nightOf = <i32>load<i16>(nightIndex + (<usize>hs << 1));
       for (let off: usize = 0; off < groupBytes; off += 16) {
-        thermalSpanGroup(hs, he, rowBytes, utci + off, b, day, nightOf, days, flags, th, params, state, n, off);
+        thermalSpanGroup(hs, he, rowBytes, u + off, b, day, nightOf, days, flags, th, params, state, n, off);
       }
       hs = he;
     }
-  }
-  const from = (cells >> 3) << 3;
-  if (from == cells) return;
-  for (let h = h0; h < h1; h++) {
-    const row = <usize>h * rowBytes;
-    if (air) airScalarHour(from, cells, no2 + row, pm25 + row, pm10 + row, isDayHour(bucket, h), th, params, state, n);
-    if (wind) windScalarHour(from, cells, ucomfort + row, ugust + row, th, params, state, n);
-    if (utci != 0) thermalHour(h, from, cells, utci, bucket, dayIndex, nightIndex, days, flags, th, params, state, n);
+    for (let h = ha; from < cells && h < hb; h++) {
+      thermalHour(h, from, cells, u, bucket, dayIndex, nightIndex, days, flags, th, params, state, n);
+    }
   }
 }
 
@@ -101,7 +146,8 @@ function thermalHour(
 /** Scans every hour of one chunk into the per-cell state at `state` (reset first). Field pointers 0 = metric absent. */
 export function scanChunk(
   hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
-  bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize, th: usize, params: usize, state: usize,
+  planes: i32, buf: usize, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, flags: usize, th: usize,
+  params: usize, state: usize,
 ): void {
   const n = <usize>paddedCells(cells);
   const rowBytes = <usize>cells << 1;
@@ -110,8 +156,8 @@ export function scanChunk(
   for (let h0 = 0; h0 < hours; h0 += BLOCK_HOURS) {
     const h1 = min(hours, h0 + BLOCK_HOURS);
     if (ASC_FEATURE_SIMD) {
-      scanSimd(h0, h1, cells, no2, pm25, pm10, ucomfort, ugust, utci, bucket, dayIndex, nightIndex, days, flags, th,
-        params, state, n);
+      scanSimd(h0, h1, hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, planes, buf, bucket, dayIndex, nightIndex,
+        days, flags, th, params, state, n);
     } else {
       for (let h = h0; h < h1; h++) {
         const row = <usize>h * rowBytes;

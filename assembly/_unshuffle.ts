@@ -4,12 +4,19 @@
 
 /** Interleaves the low-byte plane at `src` and the high-byte plane at `src + n` into `n` int16 values at `dst`. */
 export function unshuffle_i16(src: usize, dst: usize, n: i32): void {
+  interleavePlanes(src, src + <usize>n, dst, n);
+}
+
+/**
+ * Interleaves `n` low bytes at `lo` and `n` high bytes at `hi` into `n` int16 values at `dst`: a run of values from
+ * anywhere in a shuffled chunk (its two planes offset alike).
+ */
+export function interleavePlanes(lo: usize, hi: usize, dst: usize, n: i32): void {
   let i: i32 = 0;
-  const hi = src + <usize>n;
   if (ASC_FEATURE_SIMD) {
     const end = n & ~15;
     for (; i < end; i += 16) {
-      const l = v128.load(src + <usize>i);
+      const l = v128.load(lo + <usize>i);
       const h = v128.load(hi + <usize>i);
       const out = dst + (<usize>i << 1);
       v128.store(out, i8x16.shuffle(l, h, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
@@ -19,7 +26,7 @@ export function unshuffle_i16(src: usize, dst: usize, n: i32): void {
     // Four elements per step: one 32-bit load from each plane, two 32-bit stores.
     const end = n & ~3;
     for (; i < end; i += 4) {
-      const l = load<u32>(src + <usize>i);
+      const l = load<u32>(lo + <usize>i);
       const h = load<u32>(hi + <usize>i);
       const out = dst + (<usize>i << 1);
       store<u32>(out, (l & 0xff) | ((h & 0xff) << 8) | ((l & 0xff00) << 8) | ((h & 0xff00) << 16));
@@ -27,7 +34,7 @@ export function unshuffle_i16(src: usize, dst: usize, n: i32): void {
     }
   }
   for (; i < n; i++) {
-    store<u16>(dst + (<usize>i << 1), <u16>load<u8>(src + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));
+    store<u16>(dst + (<usize>i << 1), <u16>load<u8>(lo + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));
   }
 }
 

@@ -53,6 +53,14 @@ export function select_bytes(cells: i32): usize {
 }
 
 /**
+ * Whether this build reads fields held as the two byte planes of a shuffled chunk (`precompute_cells_planes`): the
+ * SIMD build interleaves them block by block as it scans; the build without SIMD takes interleaved fields only.
+ */
+export function shuffled_planes(): bool {
+  return ASC_FEATURE_SIMD;
+}
+
+/**
  * Computes the result row of every cell of one chunk: `hours` × `cells` int16 per field, hour-major (pointer 0 =
  * metric absent), `bucket` one calendar byte per hour, `dayIndex` and `nightIndex` one int16 per hour (the local date
  * of the hour, and of the night it belongs to or −1; each < `days`), `maskU8` one 0/1 byte per cell (0 = no result),
@@ -64,8 +72,23 @@ export function precompute_cells(
   bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, maskU8: usize, th: usize, params: usize, state: usize,
   flags: usize, select: usize, results: usize,
 ): void {
-  scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, bucket, dayIndex, nightIndex, days, flags, th, params,
-    state);
+  precompute_cells_planes(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, 0, bucket, dayIndex, nightIndex, days,
+    maskU8, th, params, state, flags, select, results);
+}
+
+/**
+ * `precompute_cells` where the fields flagged in `planes` (PLANES_* of _cells_scan.ts: NO2, PM2.5, PM10, Ugust,
+ * UTCI; never Ucomfort, which the percentile selection reads whole) hold their chunk as stored after zstd: the
+ * `hours` × `cells` low bytes, then the high bytes. Only where shuffled_planes() is true; `planes` 0 otherwise.
+ */
+export function precompute_cells_planes(
+  hours: i32, cells: i32, no2: usize, pm25: usize, pm10: usize, ucomfort: usize, ugust: usize, utci: usize,
+  planes: i32, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, maskU8: usize, th: usize, params: usize,
+  state: usize, flags: usize, select: usize, results: usize,
+): void {
+  // The selection's scratch lends the scan its block slots: the selection starts once the scan is done.
+  scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, planes, select, bucket, dayIndex, nightIndex, days,
+    flags, th, params, state);
   const metrics = ((no2 | pm25 | pm10) != 0 ? METRIC_AIR : 0) | ((ucomfort | ugust) != 0 ? METRIC_WIND : 0)
     | (utci != 0 ? METRIC_THERMAL : 0);
   finishCells(cells, maskU8, metrics, th, params, state, days, flags, results);

@@ -1,13 +1,16 @@
 /**
  * Stored chunk frames for the decode and precompute workloads: int16 values, after numcodecs' delta filter for
- * `delta-shuffle`, byte-shuffled into two planes and compressed as one zstd frame, as the datasets store them.
+ * `delta-shuffle`, byte-shuffled into two planes and compressed as one zstd frame at the level the datasets are
+ * written with (`DEFAULT_STORAGE_CODECS`): zstd decodes its fast levels about half again as fast as level 3, so
+ * frames of another level would misstate the decode's share of a precompute.
  */
 import { zstdCompress } from '../../src/store/codec-zstd.js';
 import type { DirectChunkCodec } from '../../src/store/codecs.js';
 import { shuffleBytes } from '../../src/store/codec-shuffle.js';
+import { DEFAULT_STORAGE_CODECS } from '../../src/store/zarr-metadata.js';
 
 /** zstd level of the datasets' chunks. */
-const LEVEL = 3;
+export const FRAME_LEVEL = Number(DEFAULT_STORAGE_CODECS.compressor?.level);
 
 /** One stored frame of `values` under `codec`. */
 export function encodeChunk(values: Int16Array, codec: DirectChunkCodec): Uint8Array {
@@ -20,5 +23,5 @@ export function encodeChunk(values: Int16Array, codec: DirectChunkCodec): Uint8A
       prev = values[i]!;
     }
   }
-  return zstdCompress(shuffleBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 2), LEVEL);
+  return zstdCompress(shuffleBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 2), FRAME_LEVEL);
 }

@@ -66,21 +66,30 @@ function statsCase(make: (m: LoadedModule) => StatsKernel, ref: LoadedModule, v:
   return `phase B result ${block}.${slotName(names, slot - base)} (${a.results[slot]} vs ${b.results[slot]}), all cells, all hours`;
 }
 
-/** Precompute kernel: the whole result row of every cell. */
+/**
+ * Precompute kernel: the whole result row of every cell, the chunk written into the views and loaded from stored
+ * frames (which a build that reads byte planes keeps as planes).
+ */
 function precomputeCase(ref: LoadedModule, v: LoadedModule, k: GateCase, cal: Calendar): Outcome {
-  const run = (m: LoadedModule): Float64Array => {
-    const kernel = new PrecomputeKernel(asPrecompute(m.instantiate()), m.name);
-    kernel.begin(KERNEL_CHUNK.hours, HOURLY_FIELDS, FIELD_ENCODINGS, cal);
-    for (const f of HOURLY_FIELDS) kernel.chunkView(f, k.cells).set(k.fields[f]);
-    return Float64Array.from(kernel.run(k.mask));
-  };
-  const a = run(ref);
-  const b = run(v);
-  const w = firstDifference(a, b);
-  if (w < 0) return undefined;
-  const slot = w >> 1;
-  const cell = Math.floor(slot / CELL_ROW.COUNT);
-  return `figure ${slotName(CELL_ROW, slot % CELL_ROW.COUNT)} (${a[slot]} vs ${b[slot]}), cell ${cell}, all hours`;
+  for (const load of ['views', 'frames'] as const) {
+    const run = (m: LoadedModule): Float64Array => {
+      const kernel = new PrecomputeKernel(asPrecompute(m.instantiate()), m.name);
+      kernel.begin(KERNEL_CHUNK.hours, HOURLY_FIELDS, FIELD_ENCODINGS, cal);
+      for (const f of HOURLY_FIELDS) {
+        if (load === 'views') kernel.chunkView(f, k.cells).set(k.fields[f]);
+        else kernel.loadShuffledChunk(f, k.cells, encodeChunk(k.fields[f], 'shuffle'), 'shuffle');
+      }
+      return Float64Array.from(kernel.run(k.mask));
+    };
+    const a = run(ref);
+    const b = run(v);
+    const w = firstDifference(a, b);
+    if (w < 0) continue;
+    const slot = w >> 1;
+    const cell = Math.floor(slot / CELL_ROW.COUNT);
+    return `figure ${slotName(CELL_ROW, slot % CELL_ROW.COUNT)} (${a[slot]} vs ${b[slot]}), cell ${cell}, all hours, chunk from ${load}`;
+  }
+  return undefined;
 }
 
 /** Decode: the chunk each codec path leaves in memory. */
@@ -89,7 +98,7 @@ function decodeCase(ref: LoadedModule, v: LoadedModule, k: GateCase, cal: Calend
     for (const f of HOURLY_FIELDS) {
       const frame = encodeChunk(k.fields[f], codec);
       const run = (m: LoadedModule): Int16Array => {
-        const kernel = new PrecomputeKernel(asPrecompute(m.instantiate()), m.name);
+        const kernel = new PrecomputeKernel(asPrecompute(m.instantiate()), m.name, { planes: false });
         kernel.begin(KERNEL_CHUNK.hours, [f], FIELD_ENCODINGS, cal);
         kernel.loadShuffledChunk(f, k.cells, frame, codec);
         return Int16Array.from(kernel.chunkView(f, k.cells));

@@ -10,7 +10,7 @@ import { buildCalendar } from '../../src/stats/calendar.js';
 import type { DirectChunkCodec } from '../../src/store/codecs.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';
 import { KERNEL_CHUNK, kernelChunks } from '../kernels-data.js';
-import { encodeChunk } from './chunk-frames.js';
+import { encodeChunk, FRAME_LEVEL } from './chunk-frames.js';
 import { asPrecompute, asStats, type LoadedModule } from './modules.js';
 import type { KernelName } from './variant-spec.js';
 
@@ -75,10 +75,11 @@ export function workload(kernel: KernelName): Workload {
   return {
     kernel, cellHours,
     description: kernel === 'precompute'
-      ? 'one thread per chunk: zstd + unshuffle of six fields, then precompute_cells'
-      : 'zstd + unshuffle of six fields per chunk, shuffle and delta-shuffle paths',
+      ? `one thread per chunk: zstd (level ${FRAME_LEVEL}, as the datasets) + unshuffle of six fields, then precompute_cells`
+      : `zstd (level ${FRAME_LEVEL}) + unshuffle of six fields per chunk, shuffle and delta-shuffle paths`,
     bind(module) {
-      const k = new PrecomputeKernel(asPrecompute(module.instantiate()), module.name);
+      // Decode times the interleaving too: its kernel never keeps a chunk as byte planes.
+      const k = new PrecomputeKernel(asPrecompute(module.instantiate()), module.name, { planes: kernel === 'precompute' });
       k.begin(hours, HOURLY_FIELDS, FIELD_ENCODINGS, calendar);
       const fields: readonly HourlyField[] = HOURLY_FIELDS;
       return () => {

@@ -84,9 +84,9 @@ describe('workbench variants', () => {
   it('refuses a variant with a wrong answer before timing, naming the first difference', () => {
     // The unshuffle's scalar tail is off by one in its last element: only a cell count not a multiple of 16 shows it.
     const source = readFileSync(join(ASSEMBLY, '_unshuffle.ts'), 'utf8');
-    const tail = 'store<u16>(dst + (<usize>i << 1), <u16>load<u8>(src + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));';
+    const tail = 'store<u16>(dst + (<usize>i << 1), <u16>load<u8>(lo + <usize>i) | (<u16>load<u8>(hi + <usize>i) << 8));';
     expect(source).toContain(tail);
-    const wrong = source.replace(tail, tail.replace('<u16>load<u8>(src + <usize>i) |', '<u16>(load<u8>(src + <usize>i) + (i == n - 1 ? 1 : 0)) |'));
+    const wrong = source.replace(tail, tail.replace('<u16>load<u8>(lo + <usize>i) |', '<u16>(load<u8>(lo + <usize>i) + (i == n - 1 ? 1 : 0)) |'));
     variant('wrong-tail', { kernel: 'decode', description: 'deliberately wrong' }, { '_unshuffle.ts': wrong });
     const release = readVariant(join(PROJECT_ROOT, 'bench', 'variants'), 'release', ASSEMBLY);
     const spec = readVariant(dir, 'wrong-tail', ASSEMBLY);

@@ -10,7 +10,7 @@ import { freshPrecomputeExports } from '../../src/compute/kernels/precompute-was
 import { DatasetError, ValidationError } from '../../src/errors.js';
 import type { Calendar } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, type HourlyField } from '../../src/store/dataset-types.js';
-import { zstdCompress } from '../../src/store/codec-zstd.js';
+import { zstdCompress, zstdDecompress } from '../../src/store/codec-zstd.js';
 import { KernelCallCounter } from './kernel-call-counter.js';
 import { calendarFor } from './kernel-fixtures.js';
 
@@ -20,7 +20,7 @@ const FIELDS: readonly HourlyField[] = ['no2', 'ucomfort'];
 const calendar = calendarFor(2023, HOURS, 'UTC');
 /** Exports that only read constants. */
 const CONSTANT_EXPORTS = new Set(['heap_base', 'layout_signature', 'cells_layout_signature', 'state_bytes', 'flag_bytes',
-  'select_bytes']);
+  'select_bytes', 'shuffled_planes']);
 
 const counter = new KernelCallCounter();
 const { refused } = counter;
@@ -76,11 +76,20 @@ describe('precompute kernel boundary', () => {
 
   it('refuses a stored frame that does not decode to hours × cells values, before unshuffling', () => {
     kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
-    refused(() => kernel.loadShuffledChunk('no2', CELLS, new Uint8Array([1, 2, 3, 4])), DatasetError);
-    refused(() => kernel.loadShuffledChunk('no2', CELLS, zstdCompress(new Uint8Array(HOURS * CELLS * 2 - 2), 3)), DatasetError);
-    const before = counter.calls;
-    kernel.loadShuffledChunk('no2', CELLS, zstdCompress(new Uint8Array(HOURS * CELLS * 2), 3));
+    for (const field of FIELDS) {
+      refused(() => kernel.loadShuffledChunk(field, CELLS, new Uint8Array([1, 2, 3, 4])), DatasetError);
+      refused(() => kernel.loadShuffledChunk(field, CELLS, zstdCompress(new Uint8Array(HOURS * CELLS * 2 - 2), 3)), DatasetError);
+    }
+    // Ucomfort is interleaved as it loads (one kernel call); NO2 stays as the byte planes zstd wrote (none).
+    const frame = zstdCompress(Uint8Array.from({ length: HOURS * CELLS * 2 }, (_, i) => i % 251), 3);
+    let before = counter.calls;
+    kernel.loadShuffledChunk('ucomfort', CELLS, frame);
     expect(counter.calls).toBe(before + 1);
+    before = counter.calls;
+    kernel.loadShuffledChunk('no2', CELLS, frame);
+    expect(counter.calls).toBe(before);
+    const planes = kernel.chunkView('no2', CELLS);
+    expect(new Uint8Array(planes.buffer, planes.byteOffset, planes.byteLength)).toEqual(zstdDecompress(frame));
   });
 
   it('rejects a chunk whose −32768 cannot be told from a fill value inside the valid range', () => {

@@ -20,6 +20,9 @@ import { loadStatsKernel, type StatsKernel } from '../../src/compute/kernels/sta
 import type { Calendar } from '../../src/stats/calendar.js';
 import { buildCalendar, SEASONS } from '../../src/stats/calendar.js';
 import { FIELD_ENCODINGS, HOURLY_FIELDS, type HourlyField } from '../../src/store/dataset-types.js';
+import { shuffleBytes } from '../../src/store/codec-shuffle.js';
+import { zstdCompress } from '../../src/store/codec-zstd.js';
+import type { DirectChunkCodec } from '../../src/store/codecs.js';
 import { createRandom } from '../../src/util/random.js';
 import {
   calendarFor, EXACT_ENCODINGS, makeBlock, ODD_FILL_ENCODINGS, type BlockRecipe, type Encodings, type RawBlock,
@@ -55,6 +58,7 @@ const caseArb = fc.record({
   calmWind: fc.boolean(),
   chunkCells: fc.constantFrom(1, 7, 8, 64, 65),
   junk: fc.constantFrom(0, 0.3),
+  load: fc.constantFrom<ChunkLoad>('views', 'frames'),
 }).map((r) => {
   const full = r.zone[0] === 2024 ? 8784 : 8760;
   const hours = Math.max(1, Math.min(r.hours, full, Math.floor(BUDGET / r.nCells)));
@@ -120,12 +124,28 @@ function oracleRun(block: RawBlock, encodings: Encodings, calendar: Calendar): O
 }
 
 /**
+ * How a test hands a chunk to the kernel: written into the views, or as stored frames through `loadShuffledChunk`
+ * (`shuffle` for most fields, which the SIMD build keeps as byte planes, `delta-shuffle` for some, interleaved first).
+ */
+type ChunkLoad = 'views' | 'frames';
+
+/** A stored frame of `values` under `codec`, as the datasets write it (delta filter, byte shuffle, zstd). */
+function frameOf(values: Int16Array, codec: DirectChunkCodec): Uint8Array {
+  let data = values;
+  if (codec === 'delta-shuffle') {
+    data = new Int16Array(values.length);
+    for (let i = 0; i < values.length; i++) data[i] = values[i] - (i ? values[i - 1] : 0);
+  }
+  return zstdCompress(shuffleBytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), 2), -3);
+}
+
+/**
  * The precompute kernel: the block's cells dealt into chunks of `chunkCells` slots, a share `junk` of them unselected
  * slots holding random int16 (which must not leak into any selected cell), one `run` per chunk.
  */
 function kernelRun(
   kernel: PrecomputeKernel, block: RawBlock, encodings: Encodings, calendar: Calendar, chunkCells: number, junk: number,
-  seed: number,
+  seed: number, load: ChunkLoad = 'views',
 ): Outcome {
   const fields = Object.keys(block.raw) as HourlyField[];
   const { hours, nCells } = block;
@@ -144,13 +164,17 @@ function kernelRun(
       }
     }
     for (const field of fields) {
-      const view = kernel.chunkView(field, chunkCells);
+      const chunk = load === 'views' ? kernel.chunkView(field, chunkCells) : new Int16Array(hours * chunkCells);
       const raw = block.raw[field] as Int16Array;
       for (let h = 0; h < hours; h++) {
         for (let slot = 0; slot < chunkCells; slot++) {
           const c = source[slot];
-          view[h * chunkCells + slot] = c >= 0 ? raw[h * nCells + c] : rng.int(65536) - 32768;
+          chunk[h * chunkCells + slot] = c >= 0 ? raw[h * nCells + c] : rng.int(65536) - 32768;
         }
+      }
+      if (load === 'frames') {
+        const codec = rng.next() < 0.3 ? 'delta-shuffle' : 'shuffle';
+        kernel.loadShuffledChunk(field, chunkCells, frameOf(chunk, codec), codec);
       }
     }
     const results = kernel.run(mask);
@@ -230,7 +254,7 @@ describe('precompute kernel vs the statistics kernel cell by cell', () => {
         const block = k.calmWind ? calmWithGusts(generated, k.encodings, k.seed) : generated;
         const want = oracleRun(block, k.encodings, k.calendar);
         for (const kernel of kernels) {
-          const got = kernelRun(kernel, block, k.encodings, k.calendar, k.chunkCells, k.junk, k.seed);
+          const got = kernelRun(kernel, block, k.encodings, k.calendar, k.chunkCells, k.junk, k.seed, k.load);
           expectSameFigures(got.figures, want.figures, k.fields);
           expectSameGrids(got.grids, want.grids);
         }
@@ -249,9 +273,11 @@ describe('precompute kernel vs the statistics kernel cell by cell', () => {
       const want = oracleRun(block, encodings, calendar);
       expect(want.grids.air_good_pct.some(Number.isFinite)).toBe(true);
       for (const kernel of kernels) {
-        const got = kernelRun(kernel, block, encodings, calendar, 9, 0, 1);
-        expectSameFigures(got.figures, want.figures, HOURLY_FIELDS);
-        expectSameGrids(got.grids, want.grids);
+        for (const load of ['views', 'frames'] as const) {
+          const got = kernelRun(kernel, block, encodings, calendar, 9, 0, 1, load);
+          expectSameFigures(got.figures, want.figures, HOURLY_FIELDS);
+          expectSameGrids(got.grids, want.grids);
+        }
       }
     }
   });
@@ -277,9 +303,11 @@ describe('precompute kernel vs the statistics kernel cell by cell', () => {
       const want = oracleRun(b, FIELD_ENCODINGS, calendar);
       expect(want.grids.wind_p95_ucomfort_ms.every(Number.isFinite)).toBe(true);
       for (const kernel of kernels) {
-        const got = kernelRun(kernel, b, FIELD_ENCODINGS, calendar, 12, 0, 1);
-        expectSameFigures(got.figures, want.figures, fields);
-        expectSameGrids(got.grids, want.grids);
+        for (const load of ['views', 'frames'] as const) {
+          const got = kernelRun(kernel, b, FIELD_ENCODINGS, calendar, 12, 0, 1, load);
+          expectSameFigures(got.figures, want.figures, fields);
+          expectSameGrids(got.grids, want.grids);
+        }
       }
     }
   });

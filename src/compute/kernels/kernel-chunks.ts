@@ -134,13 +134,18 @@ export function loadShuffledChunk(
 ): void {
   const src = c.regions.end;
   ensureMemory(x.memory, src + bytes);
+  decodeFrameInto(field, frame, new Uint8Array(x.memory.buffer, src, bytes));
+  if (codec === 'delta-shuffle') x.unshuffle_delta_i16(src, c.regions.chunks[field], bytes / 2);
+  else x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
+}
+
+/** Decodes one stored zstd frame of `field` into `dst` (exactly); `DatasetError` when it is corrupt or of another size. */
+export function decodeFrameInto(field: HourlyField, frame: Uint8Array, dst: Uint8Array): void {
   try {
-    zstdDecompressInto(frame, new Uint8Array(x.memory.buffer, src, bytes));
+    zstdDecompressInto(frame, dst);
   } catch (cause) {
     throw new DatasetError(`A stored ${field} chunk is corrupt or truncated (${(cause as Error).message}).`, { cause });
   }
-  if (codec === 'delta-shuffle') x.unshuffle_delta_i16(src, c.regions.chunks[field], bytes / 2);
-  else x.unshuffle_i16(src, c.regions.chunks[field], bytes / 2);
 }
 
 /**

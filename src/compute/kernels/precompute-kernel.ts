@@ -7,12 +7,13 @@
  * outside the regions it is given. An instance runs one computation at a time; `begin` discards the previous one.
  */
 import type { Calendar } from '../../stats/calendar.js';
+import type { DirectChunkCodec } from '../../store/codecs.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import { ChunkKernel, kernelLoader, type KernelComputation, type KernelOptions } from './chunk-kernel.js';
-import { checkViewsMask, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
+import { checkViewsMask, decodeFrameInto, fieldPointer, metricBits, prepareChunk } from './kernel-chunks.js';
 import { METRIC } from './kernel-layout.js';
 import { kernelParams } from './kernel-params.js';
-import { CELL_ROW, CELL_THRESHOLDS } from './precompute-layout.js';
+import { CELL_ROW, CELL_THRESHOLDS, PLANE_BITS } from './precompute-layout.js';
 import { planPrecomputeRegions, type PrecomputeRegions } from './precompute-regions.js';
 import { calendarBuckets, precomputeThresholds, type PrecomputeThresholds } from './precompute-tables.js';
 import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js';
@@ -20,13 +21,48 @@ import { precomputeExports, type PrecomputeExports } from './precompute-wasm.js'
 /** One computation's state on the JavaScript side. */
 interface Computation extends KernelComputation<PrecomputeRegions> {
   readonly thresholds: PrecomputeThresholds;
+  /** PLANE_BITS of the fields whose buffer holds the current chunk as byte planes. */
+  planes: number;
 }
 
 /** The precompute kernel bound to one WebAssembly instance. */
 export class PrecomputeKernel extends ChunkKernel<PrecomputeExports, PrecomputeRegions, Computation> {
-  /** Wraps an instance's exports; prefer `loadPrecomputeKernel`. */
-  constructor(exports: PrecomputeExports, variant: string) {
+  /** Whether the build reads fields held as byte planes (builds before it, and the one without SIMD, do not). */
+  readonly #readsPlanes: boolean;
+
+  /**
+   * Wraps an instance's exports; prefer `loadPrecomputeKernel`. `planes: false` interleaves every chunk as it loads
+   * (what the decode benchmark times and the views then show).
+   */
+  constructor(exports: PrecomputeExports, variant: string, options: { readonly planes?: boolean } = {}) {
     super(exports, variant, planPrecomputeRegions);
+    this.#readsPlanes = options.planes !== false && typeof exports.precompute_cells_planes === 'function'
+      && exports.shuffled_planes?.() === 1;
+  }
+
+  override chunkView(field: HourlyField, cells: number): Int16Array {
+    const c = this.computation();
+    if (c.cells !== cells) c.planes = 0;
+    const view = super.chunkView(field, cells);
+    c.planes &= ~(PLANE_BITS[field] ?? 0);
+    return view;
+  }
+
+  /**
+   * As `ChunkKernel.loadShuffledChunk`; where the build reads byte planes, a `shuffle` chunk of a field that has a
+   * plane bit (and needs no fill remapping) is decoded straight into the field's buffer and left as planes: the
+   * kernel interleaves it block by block as it scans, so a chunk is not written and read again whole before the scan.
+   */
+  override loadShuffledChunk(field: HourlyField, cells: number, frame: Uint8Array, codec: DirectChunkCodec = 'shuffle'): void {
+    const c = this.computation();
+    const bit = PLANE_BITS[field];
+    if (!this.#readsPlanes || codec !== 'shuffle' || bit === undefined || c.thresholds.validity[field]?.remapFill) {
+      super.loadShuffledChunk(field, cells, frame, codec);
+      return;
+    }
+    const view = this.chunkView(field, cells);
+    decodeFrameInto(field, frame, new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+    c.planes |= bit;
   }
 
   /** Starts a computation over `hours` hours of `fields` (CF `encodings`), discarding any previous one. */
@@ -47,7 +83,7 @@ export class PrecomputeKernel extends ChunkKernel<PrecomputeExports, PrecomputeR
     new Uint8Array(buffer, regions.bucket, hours).set(calendarBuckets(calendar));
     new Int16Array(buffer, regions.dayIndex, hours).set(calendar.dayIndex);
     new Int16Array(buffer, regions.nightIndex, hours).set(calendar.nightIndex);
-    this.start({ hours, days: calendar.days, fields: [...fields], metrics, encodings, thresholds, cells: 0, regions });
+    this.start({ hours, days: calendar.days, fields: [...fields], metrics, encodings, thresholds, cells: 0, regions, planes: 0 });
   }
 
   /**
@@ -60,12 +96,20 @@ export class PrecomputeKernel extends ChunkKernel<PrecomputeExports, PrecomputeR
     checkViewsMask(c, cellMask);
     prepareChunk(this.x, c, cellMask, c.thresholds.validity);
     const { hours, cells, regions: g } = c;
-    this.x.precompute_cells(
-      hours, cells, fieldPointer(c, 'no2', METRIC.AIR), fieldPointer(c, 'pm25', METRIC.AIR),
-      fieldPointer(c, 'pm10', METRIC.AIR), fieldPointer(c, 'ucomfort', METRIC.WIND), fieldPointer(c, 'ugust', METRIC.WIND),
-      fieldPointer(c, 'utci', METRIC.THERMAL), g.bucket, g.dayIndex, g.nightIndex, c.days, g.maskU8, g.thresholds,
-      g.params, g.state, g.flags, g.select, g.results,
-    );
+    const no2 = fieldPointer(c, 'no2', METRIC.AIR), pm25 = fieldPointer(c, 'pm25', METRIC.AIR);
+    const pm10 = fieldPointer(c, 'pm10', METRIC.AIR), ucomfort = fieldPointer(c, 'ucomfort', METRIC.WIND);
+    const ugust = fieldPointer(c, 'ugust', METRIC.WIND), utci = fieldPointer(c, 'utci', METRIC.THERMAL);
+    if (c.planes !== 0) {
+      this.x.precompute_cells_planes!(
+        hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, c.planes, g.bucket, g.dayIndex, g.nightIndex, c.days,
+        g.maskU8, g.thresholds, g.params, g.state, g.flags, g.select, g.results,
+      );
+    } else {
+      this.x.precompute_cells(
+        hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, g.bucket, g.dayIndex, g.nightIndex, c.days, g.maskU8,
+        g.thresholds, g.params, g.state, g.flags, g.select, g.results,
+      );
+    }
     return new Float64Array(this.x.memory.buffer, g.results, cells * CELL_ROW.COUNT);
   }
 }

@@ -4,6 +4,8 @@
  * way the kernel's `cells_layout_signature()` does; the loader refuses a build whose signature differs.
  */
 
+import type { HourlyField } from '../../store/dataset-types.js';
+
 /** Entries of the raw threshold table (16 bytes each: the int16 threshold repeated in 8 lanes). */
 export const CELL_THRESHOLDS = Object.freeze({
   AIR: 0, WIND: 6, THERMAL: 18, HEAT: 23, TROPICAL: 24, COUNT: 25, ENTRY_BYTES: 16,
@@ -28,6 +30,15 @@ export const CELL_ROW = Object.freeze({
   WIND_WORST: 25, SUMMER_DAY_COMFORT: 26, COMFORT_PCT: 27, WIND_MEAN: 28, MAX_GUST: 29, UTCI_MEAN: 30, UTCI_MIN: 31,
   UTCI_MAX: 32, AIR_DAY_GOOD: 33, AIR_NIGHT_GOOD: 34, HEAT_DAYS: 35, TROPICAL_NIGHTS: 36, WIND_P95: 37,
   COUNT: 38,
+});
+
+/**
+ * Bits of `precompute_cells_planes`' `planes` (assembly/_cells_scan.ts, PLANES_*): the fields whose buffer holds the
+ * two byte planes of a shuffled chunk. Ucomfort has none: the percentile selection reads it whole, interleaved. Kept
+ * out of the layout signature, so that builds from before the planes still load; the planes tests would fail first.
+ */
+export const PLANE_BITS: Readonly<Partial<Record<HourlyField, number>>> = Object.freeze({
+  no2: 1, pm25: 2, pm10: 4, ugust: 16, utci: 32,
 });
 
 /** Per-date flag arrays (days × padded cells int16 each): heat day, night with data, night with a low hour. */

@@ -23,6 +23,16 @@ export interface PrecomputeExports {
     utci: number, bucket: number, dayIndex: number, nightIndex: number, days: number, maskU8: number,
     thresholds: number, params: number, state: number, flags: number, select: number, results: number,
   ): void;
+  /**
+   * Present from the build that reads byte planes: whether it does (the SIMD build), and the kernel call that takes
+   * them (`planes`: PLANE_BITS of the fields held as planes). Builds without them are still run (`--against`).
+   */
+  shuffled_planes?(): number;
+  precompute_cells_planes?(
+    hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
+    utci: number, planes: number, bucket: number, dayIndex: number, nightIndex: number, days: number, maskU8: number,
+    thresholds: number, params: number, state: number, flags: number, select: number, results: number,
+  ): void;
   flag_bytes(cells: number, days: number): number;
   select_bytes(cells: number): number;
 }
