@@ -67,6 +67,10 @@ export function windGroup(
   const pMaxU = maxima(state, n, M_UCOMFORT) + off, pMaxG = maxima(state, n, M_UGUST) + off;
   const pMaxGA = maxima(state, n, M_GUST_ALL) + off, pNotMinU = maxima(state, n, M_UCOMFORT_NOT_MIN) + off;
   let maxU = v128.load(pMaxU), maxG = v128.load(pMaxG), maxGA = v128.load(pMaxGA), notMinU = v128.load(pNotMinU);
+  const e = counters(state, n, C_EXCEED) + off, stride = n << 1;
+  let e0 = v128.load(e), e1 = v128.load(e + stride), e2 = v128.load(e + 2 * stride), e3 = v128.load(e + 3 * stride);
+  let e4 = v128.load(e + 4 * stride);
+  // One pass: nine accumulators and four temporaries leave V8 a register to spare (x64 has 16 vector registers).
   let row = <usize>ha * rowBytes;
   for (let h = ha; h < hb; h++, row += rowBytes) {
     const u = v128.load(cu + row), gust = v128.load(cg + row);
@@ -74,26 +78,19 @@ export function windGroup(
     maxGA = i16x8.max_s(maxGA, gust);
     maxU = i16x8.max_s(maxU, u);
     // A valid hour keeps its gust (min with 32767); any other hour's gust becomes −32768, which passes no bound.
-    maxG = i16x8.max_s(maxG, i16x8.min_s(gust, v128.xor(ok, v128.load(FLIP))));
+    const gu = i16x8.min_s(gust, v128.xor(ok, v128.load(FLIP)));
+    maxG = i16x8.max_s(maxG, gu);
     notMinU = i16x8.max_s(notMinU, v128.bitselect(v128.not(u), v128.load(FLIP), ok));
-  }
-  v128.store(pMaxU, maxU);
-  v128.store(pMaxG, maxG);
-  v128.store(pMaxGA, maxGA);
-  v128.store(pNotMinU, notMinU);
-  const e = counters(state, n, C_EXCEED) + off, stride = n << 1;
-  let e0 = v128.load(e), e1 = v128.load(e + stride), e2 = v128.load(e + 2 * stride), e3 = v128.load(e + 3 * stride);
-  let e4 = v128.load(e + 4 * stride);
-  row = <usize>ha * rowBytes;
-  for (let h = ha; h < hb; h++, row += rowBytes) {
-    const u = v128.load(cu + row);
-    const gu = i16x8.min_s(v128.load(cg + row), v128.xor(i16x8.gt_s(u, v128.load(t)), v128.load(FLIP)));
     e0 = i16x8.add(e0, v128.or(i16x8.gt_s(u, v128.load(t, 32)), i16x8.gt_s(gu, v128.load(t, 48))));
     e1 = i16x8.add(e1, v128.or(i16x8.gt_s(u, v128.load(t, 64)), i16x8.gt_s(gu, v128.load(t, 80))));
     e2 = i16x8.add(e2, v128.or(i16x8.gt_s(u, v128.load(t, 96)), i16x8.gt_s(gu, v128.load(t, 112))));
     e3 = i16x8.add(e3, v128.or(i16x8.gt_s(u, v128.load(t, 128)), i16x8.gt_s(gu, v128.load(t, 144))));
     e4 = i16x8.add(e4, v128.or(i16x8.gt_s(u, v128.load(t, 160)), i16x8.gt_s(gu, v128.load(t, 176))));
   }
+  v128.store(pMaxU, maxU);
+  v128.store(pMaxG, maxG);
+  v128.store(pMaxGA, maxGA);
+  v128.store(pNotMinU, notMinU);
   v128.store(e, e0);
   v128.store(e + stride, e1);
   v128.store(e + 2 * stride, e2);
