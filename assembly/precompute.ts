@@ -86,11 +86,12 @@ export function precompute_cells_planes(
   planes: i32, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, maskU8: usize, th: usize, params: usize,
   state: usize, flags: usize, select: usize, results: usize,
 ): void {
-  // The selection's scratch lends the scan its block slots: the selection starts once the scan is done.
+  // The selection's scratch lends the scan its block slots and the finishing its date counts: the selection starts
+  // once both are done.
   scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, planes, select, bucket, dayIndex, nightIndex, days,
     flags, th, params, state);
   const metrics = ((no2 | pm25 | pm10) != 0 ? METRIC_AIR : 0) | ((ucomfort | ugust) != 0 ? METRIC_WIND : 0)
     | (utci != 0 ? METRIC_THERMAL : 0);
-  finishCells(cells, maskU8, metrics, th, params, state, days, flags, results);
+  finishCells(cells, maskU8, metrics, th, params, state, days, flags, select, results);
   if (ucomfort != 0) selectP95(hours, cells, <usize>paddedCells(cells), ucomfort, th, params, state, select, results);
 }
