@@ -99,12 +99,15 @@ function interiorTile(grid: GridGeometry, z: number, x: number, y: number, maxzo
  * With `repeats` (default 1) the cold pass runs that many times and a tile's latency is the median of its runs (the
  * drawn-tile cache holds 1 MiB, so every run draws it again): a pause of the process or the machine in one run is
  * then not taken for the tile's cost. `annualCacheMb` sizes the service's cache of decoded precompute chunks
- * (`SVC_MAP_ANNUAL_CACHE_MB`; default its share of the memory budget): at 1 MiB every tile decodes the chunks it
- * reads, whatever the extent, where the default holds a small city's chunks whole and a large one's only in part.
+ * (`SVC_MAP_ANNUAL_CACHE_MB`; default its share of the memory budget): at 0 every tile decodes the chunks it reads,
+ * whatever the extent, where the default holds a small city's chunks whole and a large one's only in part.
+ * With `deepSamples`, the interior tiles of the deepest zoom (full tiles, the same work at every extent) are asked
+ * again pass after pass until at least that many requests were timed (`deep`: every request's latency, the cold
+ * passes' included): like tiles for comparing extents, in numbers enough for a 99th percentile.
  */
 export async function annualTiles(
   dataDir: string, db: string, dataset: string,
-  options: { perZoom?: number; quietWithinS?: number; repeats?: number; annualCacheMb?: number } = {},
+  options: { perZoom?: number; quietWithinS?: number; repeats?: number; annualCacheMb?: number; deepSamples?: number } = {},
 ) {
   const perZoom = options.perZoom ?? Infinity;
   const caches = { mapTileCacheMb: 1, ...(options.annualCacheMb === undefined ? {} : { mapAnnualCacheMb: options.annualCacheMb }) };
@@ -154,6 +157,12 @@ export async function annualTiles(
         runs[i]!.bytes = run.bytes;
       }
     }
+    const deepTiles = [...all.keys()].filter((i) => all[i]!.interior && all[i]!.z === zooms.maxzoom);
+    const deep = deepTiles.flatMap((i) => runs[i]!.ms);
+    while (deepTiles.length > 0 && deep.length < (options.deepSamples ?? 0)) {
+      await untilQuiet(service, options.quietWithinS);
+      for (const i of deepTiles) deep.push((await timedGet(all[i]!.url)).ms);
+    }
     const interior: number[] = [];
     for (const [i, { z }] of all.entries()) {
       const ms = percentile(runs[i]!.ms, 0.5);
@@ -164,7 +173,7 @@ export async function annualTiles(
       zoom.largest = Math.max(zoom.largest, runs[i]!.bytes);
       byZoom.set(z, zoom);
     }
-    return { zooms, first, fresh, cold, interior, largest, empty, byZoom };
+    return { zooms, first, fresh, cold, interior, deep, deepTiles: deepTiles.length, largest, empty, byZoom };
   } finally {
     await service.stop();
   }

@@ -33,8 +33,11 @@ export interface StageParams {
 export type StageFigures = Record<string, number | string | boolean | null | object>;
 
 const CITY = getCity('brussels')!;
-/** Rounds of each truly cold query. */
-const COLD_ROUNDS = 3;
+/**
+ * Rounds of each truly cold query (the median is reported): a query of 12–35 ms moves by a few milliseconds with the
+ * shared machine's load, so three rounds left the steps' ratio at 0.78–1.53 from run to run.
+ */
+const COLD_ROUNDS = 9;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const t0 = performance.now();

@@ -175,8 +175,8 @@ export const SETTINGS = {
     doc: "memory for the model's hourly grid slices behind map tiles, MiB, taken from the memory budget (about 77 KB per field and hour on the 10 m demo grid)",
   }),
   mapAnnualCacheMb: setting({
-    env: 'SVC_MAP_ANNUAL_CACHE_MB', kind: optional(integer(1, 65_536)), default: undefined, defaultDoc: 'unset: 1/16 of `SVC_MEMORY_BUDGET_MB`',
-    doc: 'memory for the decoded chunks of the precomputed grids and overviews behind the annual map layers, MiB, taken from the memory budget (16 KiB per 64 × 64 chunk of a figure; an annual tile at the deepest zoom reads about four of each of its figures)',
+    env: 'SVC_MAP_ANNUAL_CACHE_MB', kind: optional(integer(0, 65_536)), default: undefined, defaultDoc: 'unset: 1/16 of `SVC_MEMORY_BUDGET_MB`',
+    doc: 'memory for the decoded chunks of the precomputed grids and overviews behind the annual map layers, MiB, taken from the memory budget (16 KiB per 64 × 64 chunk of a figure; an annual tile at the deepest zoom reads about four of each of its figures); 0 keeps none, so every annual tile decodes what it reads (cold tiles, as the scale ladder times them)',
   }),
   logLevel: setting({ env: 'SVC_LOG_LEVEL', kind: oneOf(LOG_LEVELS), default: 'info', doc: 'least severe level logged; `silent` logs nothing' }),
   reportsDir: setting({

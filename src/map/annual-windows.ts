@@ -77,9 +77,12 @@ export class AnnualWindows {
         const chunk = (await this.#bands.load(`${key}|${b}|${c}`, () => array.readChunk(b, c))) as T;
         const from = Math.max(c0, c * chunkCols);
         const to = Math.min(c1, (c + 1) * chunkCols);
+        // Copied value by value: a view per row (`subarray`) would allocate as many objects as the window has rows,
+        // garbage that costs the main thread more in collections than the copy itself.
         for (let r = Math.max(r0, b * chunkRows); r < Math.min(r1, (b + 1) * chunkRows); r++) {
           const at = (r - b * chunkRows) * chunkCols - c * chunkCols;
-          out.set(chunk.subarray(at + from, at + to), (r - r0) * width + from - c0);
+          const dst = (r - r0) * width - c0;
+          for (let i = from; i < to; i++) out[dst + i] = chunk[at + i]!;
         }
       }
     }

@@ -5,12 +5,20 @@
  * threads); ranges are read with positioned blocking reads over one descriptor, closed with the source or, failing
  * that, when the source is garbage-collected.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFile as readFileCallback, readSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import { ChunkFileStore } from './chunk-file-store.js';
 import type { DataLocation, DataLocationBackEnd, KeyStoreOptions, LocationState, RangeSource } from './data-location.js';
 import type { KeyStore } from './manifest-store.js';
+
+/**
+ * Reads a whole file through the callback API: the promise API's `readFile` opens a `FileHandle` (an event emitter
+ * with promises of its own at every step), several times the garbage per read, and the map's annual tiles read a few
+ * small files each.
+ */
+const readWholeFile = promisify(readFileCallback);
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code;
 const isAbsence = (err: unknown) => codeOf(err) === 'ENOENT' || codeOf(err) === 'ENOTDIR';
@@ -35,7 +43,7 @@ class FileLocation implements DataLocation {
 
   async read(): Promise<Uint8Array | undefined> {
     try {
-      return new Uint8Array(await readFile(this.href));
+      return new Uint8Array(await readWholeFile(this.href));
     } catch (err) {
       if (codeOf(err) === 'ENOENT') return undefined;
       throw err;

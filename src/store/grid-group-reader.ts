@@ -11,7 +11,7 @@
  */
 import { DatasetError } from '../errors.js';
 import { createChunkCodec, type ChunkCodec, type StorageCodecs } from './codecs.js';
-import { locationJoin, readLocationBytes, readLocationText } from './data-location.js';
+import { dataLocation, locationJoin, readLocationText } from './data-location.js';
 
 /** A chunked 2-D float array of the group: its shape, its chunks' shape and each chunk decoded alone. */
 export interface StoredArray<T extends Float32Array | Float64Array> {
@@ -55,15 +55,17 @@ function storedArray<T extends Float32Array | Float64Array>(dir: string, path: s
   const size = meta.dtype === '<f8' ? 8 : 4;
   const Type = size === 8 ? Float64Array : Float32Array;
   let codec: Promise<ChunkCodec> | undefined;
+  const arrayDir = dataLocation(locationJoin(dir, ...path.split('/')));
   return {
     rows, cols, chunkRows, chunkCols,
     async readChunk(b, c) {
       if (!(Number.isInteger(b) && b >= 0 && b * chunkRows < rows && Number.isInteger(c) && c >= 0 && c * chunkCols < cols)) {
         throw new RangeError(`Chunk ${b}, ${c} is not within ${path}'s ${Math.ceil(rows / chunkRows)} × ${Math.ceil(cols / chunkCols)} chunks.`);
       }
-      const file = locationJoin(dir, ...path.split('/'), String(b), String(c));
+      const location = arrayDir.join(String(b), String(c));
+      const file = location.href;
       try {
-        const stored = await readLocationBytes(file);
+        const stored = await location.read();
         if (stored === undefined) throw new Error('the file is missing');
         codec ??= createChunkCodec(meta, size);
         const bytes = await (await codec).decode(stored);

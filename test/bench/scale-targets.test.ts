@@ -38,6 +38,16 @@ describe('evaluateTargets', () => {
     expect(checks.filter((c) => c.target.startsWith('every tile')).every((c) => c.pass === true)).toBe(true);
   });
 
+  it('judges tile latency like for like: the deepest zoom\'s interior tiles, not the mix of every tile asked', () => {
+    const checks = evaluateTargets([
+      step(1, { tile_p99_ms: 12, tile_deep_p99_ms: 40 }),
+      step(16, { tile_p99_ms: 35, tile_deep_p99_ms: 44 }),
+    ]);
+    expect(find(checks, 'tile_deep_p99_ms')).toMatchObject({ target: 'latency, 16x vs 1x', pass: true });
+    expect(find(checks, 'tile_deep_p99_ms').ratio).toBeCloseTo(1.1);
+    expect(checks.some((c) => c.figure === 'tile_p99_ms')).toBe(false);
+  });
+
   it('leaves a target whose steps did not run unevaluated, and fails a tile over 500 KB at any step', () => {
     const checks = evaluateTargets([step(1, { tile_max_kb: 501 }), step(4, {})]);
     expect(find(checks, 'generate_cpu_s_per_mcell')).toMatchObject({ ratio: null, pass: null });

@@ -26,6 +26,9 @@ describe('cacheBudgets', () => {
     const budgets = cacheBudgets(loadConfig({ SVC_MEMORY_BUDGET_MB: '512', SVC_MAP_SLICE_CACHE_MB: '256', SVC_STATS_RESPONSE_CACHE_MB: '0' }));
     expect(budgets.mapSlices).toBe(256 * MIB);
     expect(budgets.statsResponses).toBe(0);
+    // The annual chunk cache may hold nothing too: every annual tile then decodes what it reads (cold tiles).
+    expect(cacheBudgets(loadConfig({ SVC_MAP_ANNUAL_CACHE_MB: '0' })).annualBands).toBe(0);
+    expect(() => loadConfig({ SVC_MAP_ANNUAL_CACHE_MB: '-1' })).toThrow(/SVC_MAP_ANNUAL_CACHE_MB/);
     // 256 MiB left for 11 sixteenths' worth of shares.
     expect(budgets.statistics).toBe(Math.floor(((256 * 2) / 11) * MIB));
     expect(sum(budgets)).toBeLessThanOrEqual(512 * MIB);
