@@ -5,8 +5,10 @@
 // build and the tail cells (cells % 8) go hour by hour (_cells_scalar.ts). Every test is a signed compare of the raw
 // value against a threshold derived on the JavaScript side (src/compute/kernels/precompute-tables.ts), so no value is
 // decoded except those summed. Contracts (checked once on the JavaScript side, src/compute/kernels/precompute-kernel.ts):
-// - every pointer is 16-byte aligned; each field pointer holds hours × cells int16; a metric is absent when its field
-//   pointers are 0, and when present all of them are valid (an absent field of a present metric is an all-fill block);
+// - every pointer is 16-byte aligned; each field pointer holds hours × cells int16, hour-major, or (a field flagged in
+//   `planes`, SIMD build only) the same values as stored after zstd: all low bytes, then all high bytes; a metric is
+//   absent when its field pointers are 0, and when present all of them are valid (an absent field of a present metric
+//   is an all-fill block);
 // - fill values are at or below each field's "has data" threshold (the JavaScript side remaps them when not);
 // - `bucket` holds one byte per hour, each < BUCKETS; `state` has stateBytes(cells) bytes.
 // Counters live in int16 lanes for at most BLOCK_HOURS hours, then are added into int32 totals.

@@ -9,7 +9,7 @@ import { remapFill } from './_accumulate';
 import { cellsLayoutSignature, flagBytes, paddedCells, stateBytes } from './_cells_layout';
 import { selectBytes, selectP95 } from './_cells_select';
 import { finishCells } from './_cells_finish';
-import { scanChunk } from './_cells_scan';
+import { planeScratchBytes, scanChunk } from './_cells_scan';
 import { layoutSignature, METRIC_AIR, METRIC_THERMAL, METRIC_WIND } from './_layout';
 // Stored chunks are byte-shuffled int16: the compute thread decompresses into this module's memory and unshuffles here.
 export { unshuffle_i16, unshuffle_delta_i16 } from './_unshuffle';
@@ -52,6 +52,11 @@ export function select_bytes(cells: i32): usize {
   return selectBytes(cells);
 }
 
+/** Bytes of the selection's scratch the scan takes for its block slots when fields are held as byte planes. */
+export function plane_scratch_bytes(cells: i32): usize {
+  return planeScratchBytes(cells);
+}
+
 /**
  * Whether this build reads fields held as the two byte planes of a shuffled chunk (`precompute_cells_planes`): the
  * SIMD build interleaves them block by block as it scans; the build without SIMD takes interleaved fields only.
@@ -86,8 +91,10 @@ export function precompute_cells_planes(
   planes: i32, bucket: usize, dayIndex: usize, nightIndex: usize, days: i32, maskU8: usize, th: usize, params: usize,
   state: usize, flags: usize, select: usize, results: usize,
 ): void {
+  // Only the SIMD build reads planes (shuffled_planes); the JavaScript side never flags them for the other.
+  if (!ASC_FEATURE_SIMD && planes != 0) unreachable();
   // The selection's scratch lends the scan its block slots and the finishing its date counts: the selection starts
-  // once both are done.
+  // once both are done (selectBytes(cells) ≥ plane_scratch_bytes(cells) and ≥ 4 × paddedCells(cells)).
   scanChunk(hours, cells, no2, pm25, pm10, ucomfort, ugust, utci, planes, select, bucket, dayIndex, nightIndex, days,
     flags, th, params, state);
   const metrics = ((no2 | pm25 | pm10) != 0 ? METRIC_AIR : 0) | ((ucomfort | ugust) != 0 ? METRIC_WIND : 0)

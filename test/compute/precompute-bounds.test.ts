@@ -111,6 +111,12 @@ describe('precompute kernel boundary', () => {
     for (const cells of [1, 7, 8, 9, 64, 65]) expect(x.state_bytes(cells)).toBe(stateBytes(cells));
     for (const cells of [1, 9, 65]) expect(x.flag_bytes(cells, 366)).toBe(flagBytes(cells, 366));
     for (const cells of [1, 9, 65]) expect(x.select_bytes(cells)).toBe(selectBytes(cells));
+    // The scan's block slots for byte planes and the finishing's date counts live in the selection's scratch.
+    const simd = await freshPrecomputeExports('simd');
+    for (let cells = 1; cells <= 4_100; cells += cells < 80 ? 1 : 37) {
+      expect(simd.plane_scratch_bytes!(cells)).toBeLessThanOrEqual(simd.select_bytes(cells));
+      expect(4 * Math.ceil(cells / 8) * 8).toBeLessThanOrEqual(simd.select_bytes(cells));
+    }
     kernel.begin(HOURS, FIELDS, FIELD_ENCODINGS, calendar);
     for (const cells of [1, 7, 8, 9, 64, 65]) {
       kernel.chunkView('no2', cells).fill(100);

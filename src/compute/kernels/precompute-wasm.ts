@@ -28,6 +28,7 @@ export interface PrecomputeExports {
    * them (`planes`: PLANE_BITS of the fields held as planes). Builds without them are still run (`--against`).
    */
   shuffled_planes?(): number;
+  plane_scratch_bytes?(cells: number): number;
   precompute_cells_planes?(
     hours: number, cells: number, no2: number, pm25: number, pm10: number, ucomfort: number, ugust: number,
     utci: number, planes: number, bucket: number, dayIndex: number, nightIndex: number, days: number, maskU8: number,
