@@ -88,11 +88,6 @@ export function locationJoin(location: string | DataLocation, ...parts: string[]
   return dataLocation(location).join(...parts).href;
 }
 
-/** The bytes at `location` (file or URL), or undefined when it is absent. */
-export function readLocationBytes(location: string | DataLocation): Promise<Uint8Array | undefined> {
-  return dataLocation(location).read();
-}
-
 /** The text at `location` (file or URL), or undefined when it is absent. */
 export async function readLocationText(location: string | DataLocation): Promise<string | undefined> {
   const bytes = await dataLocation(location).read();
