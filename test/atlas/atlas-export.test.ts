@@ -130,7 +130,7 @@ describe('svc atlas export', () => {
       for (const p of ['no2', 'pm25', 'pm10']) expect(gdalRead(join(out(), `air_annual_mean_ugm3_${p}.tif`)).unit).toBe('µg/m³');
     });
 
-    it('holds at every outdoor cell the field of the statistics answered at its centre (point sampling)', async () => {
+    it('holds at the outdoor cells of a lattice over the grid the field of the statistics answered at their centre (point sampling)', async () => {
       const ds = await computeDataset(dataDir, DATASET);
       const { nx, ny, x0, y0, resolution_m: res } = ds.reader.grid;
       const group = (await openGridGroup(join(dataDir, `${DATASET}.precomputed`), ny, nx))!;
@@ -141,7 +141,10 @@ describe('svc atlas export', () => {
       try {
         for (let r = 0; r < ny; r++) {
           const answers = [];
-          for (let c = 0; c < nx; c++) {
+          // Every third cell along each row, shifted by one each row: every row and column of the grid, a third of the
+          // queries (the kernel's figures are compared with the statistics kernel cell by cell in
+          // test/compute/precompute-diff.test.ts; this checks the chain from the stored grids to the atlas).
+          for (let c = r % 3; c < nx; c += 3) {
             if (ds.outdoor[r * nx + c] !== 1) continue;
             // The API rounds coordinates to 5 decimals (about a metre) before anything, well inside a 10 m cell.
             const [lon, lat] = lambert72ToWgs84(x0 + c * res, y0 - r * res);
@@ -165,7 +168,7 @@ describe('svc atlas export', () => {
       } finally {
         await compute.close();
       }
-      expect(checked).toBeGreaterThan(1000);
+      expect(checked).toBeGreaterThan(400);
     }, 120_000);
 
     it('writes atlas.json: the figures, the dataset and the share of the outdoor area per band', async () => {
