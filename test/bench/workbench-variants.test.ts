@@ -95,6 +95,12 @@ describe('workbench variants', () => {
     expect(runGate('decode', ref, ref)).toBe(6);
     const message = refusal(() => runGate('decode', ref, bad));
     expect(message).toMatch(/case "61 cells" differs from release at shuffle no2 \(-?\d+ vs -?\d+\), cell 60, hour 8759/);
+    // The same module as a precompute variant: chunks written into the views never interleave anything, so only the
+    // gate's second load, from stored frames (byte planes interleaved block by block), can show the wrong tail.
+    const refP = loadModule('release', 'precompute', buildVariant(release, 'decode', TREE).wasmPath);
+    const badP = loadModule('wrong-tail', 'precompute', buildVariant(spec, 'decode', TREE).wasmPath);
+    expect(runGate('precompute', refP, refP)).toBe(6);
+    expect(refusal(() => runGate('precompute', refP, badP))).toMatch(/differs from release at figure .*, chunk from frames/);
   });
 
   it('refuses a module whose layout differs from the host', () => {
