@@ -8,7 +8,7 @@ import {
   PT_TROPICAL, S_NIGHT, S_UTCI, THERMAL_COUNTS,
 } from './_cells_layout';
 import { counters, flagRow, maxima, sums } from './_cells_state';
-import { sumColumn, zeroedLanes } from './_cells_sums';
+import { sumColumn } from './_cells_sums';
 import { param } from './_numeric';
 
 /** −32768 in 8 lanes, read from memory inside the loop (see FLIP in _cells_groups.ts). */
@@ -37,40 +37,17 @@ export function thermalBlockGroup(
   const t0 = v128.load(t);
   const pMax = maxima(state, n, M_UTCI) + off, pNotMin = maxima(state, n, M_UTCI_NOT_MIN) + off;
   let maxT = v128.load(pMax), notMin = v128.load(pNotMin);
-  const scale = param(params, P_SCALE + 5), offset = param(params, P_OFFSET + 5);
-  const pSum = sums(state, n, S_UTCI) + (off << 2);
   let row = <usize>ha * rowBytes;
-  if (zeroedLanes(scale, offset)) {
-    // Extremes and sums in one pass, the sums as sumColumn's zeroed-lane path adds them (_cells_sums.ts).
-    const vs = f64x2.splat(scale);
-    let s0 = v128.load(pSum), s1 = v128.load(pSum, 16), s2 = v128.load(pSum, 32), s3 = v128.load(pSum, 48);
-    for (let h = ha; h < hb; h++, row += rowBytes) {
-      const v = v128.load(col + row);
-      const ok = i16x8.gt_s(v, t0);
-      maxT = i16x8.max_s(maxT, v);
-      notMin = i16x8.max_s(notMin, v128.bitselect(v128.not(v), v128.load(NONE), ok));
-      const kept = v128.and(v, ok);
-      const lo = i32x4.extend_low_i16x8_s(kept), hi = i32x4.extend_high_i16x8_s(kept);
-      s0 = f64x2.add(s0, f64x2.mul(f64x2.convert_low_i32x4_s(lo), vs));
-      s1 = f64x2.add(s1, f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.shuffle(lo, lo, 2, 3, 2, 3)), vs));
-      s2 = f64x2.add(s2, f64x2.mul(f64x2.convert_low_i32x4_s(hi), vs));
-      s3 = f64x2.add(s3, f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.shuffle(hi, hi, 2, 3, 2, 3)), vs));
-    }
-    v128.store(pSum, s0);
-    v128.store(pSum, s1, 16);
-    v128.store(pSum, s2, 32);
-    v128.store(pSum, s3, 48);
-  } else {
-    for (let h = ha; h < hb; h++, row += rowBytes) {
-      const v = v128.load(col + row);
-      maxT = i16x8.max_s(maxT, v);
-      // ~v reverses the order without overflow; hours without data contribute −32768, the identity of max.
-      notMin = i16x8.max_s(notMin, v128.bitselect(v128.not(v), v128.load(NONE), i16x8.gt_s(v, t0)));
-    }
-    sumColumn(col, rowBytes, ha, hb, t, scale, offset, pSum, 0);
+  for (let h = ha; h < hb; h++, row += rowBytes) {
+    const v = v128.load(col + row);
+    maxT = i16x8.max_s(maxT, v);
+    // ~v reverses the order without overflow; hours without data contribute −32768, the identity of max.
+    notMin = i16x8.max_s(notMin, v128.bitselect(v128.not(v), v128.load(NONE), i16x8.gt_s(v, t0)));
   }
   v128.store(pMax, maxT);
   v128.store(pNotMin, notMin);
+  sumColumn(col, rowBytes, ha, hb, t, param(params, P_SCALE + 5), param(params, P_OFFSET + 5),
+    sums(state, n, S_UTCI) + (off << 2), 0);
 }
 
 /**

@@ -55,7 +55,7 @@ function storedArray<T extends Float32Array | Float64Array>(dir: string, path: s
   const size = meta.dtype === '<f8' ? 8 : 4;
   const Type = size === 8 ? Float64Array : Float32Array;
   let codec: Promise<ChunkCodec> | undefined;
-  const arrayDir = dataLocation(locationJoin(dir, ...path.split('/')));
+  const arrayDir = dataLocation(dir).join(...path.split('/'));
   return {
     rows, cols, chunkRows, chunkCols,
     async readChunk(b, c) {
