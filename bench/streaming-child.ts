@@ -60,7 +60,7 @@ async function step(name: string, width: number, height: number, dir: string): P
     await writeGridGroup(join(dir, 'group'), grid, PRECOMPUTE_GRIDS.map((g) => ({ name: g })), {
       bandRows: 64,
       chunkCols: 64,
-      read: async (r0, r1) => PRECOMPUTE_GRIDS.map((g, k) => band(k, width, r0, r1, g === 'air_limiting_pollutant')),
+      read: async (r0, r1, k) => band(k, width, r0, r1, PRECOMPUTE_GRIDS[k] === 'air_limiting_pollutant'),
     }, () => ({ content_version: 'synthetic', generated_utc: '2026-01-01T00:00:00Z' }), annualOverviews(grid, PRECOMPUTE_GRIDS));
     return 0;
   }

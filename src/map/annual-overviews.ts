@@ -59,8 +59,8 @@ interface Pending {
 }
 
 /**
- * The overviews of the annual layers over `grid`, made from the precompute's grids `names` (in the order the grid
- * group writer passes their bands) as their bands pass; only fields whose grid is among them.
+ * The overviews of the annual layers over `grid`, made from the precompute's grids `names` (in the order of the grid
+ * group's specs) as their bands pass; only fields whose grid is among them.
  */
 export function annualOverviews(grid: GridGeometry, names: readonly string[]): DerivedArrays {
   const { nx, ny } = grid;
@@ -73,7 +73,7 @@ export function annualOverviews(grid: GridGeometry, names: readonly string[]): D
       const rows = Math.ceil(ny / block);
       const cols = Math.ceil(nx / block);
       const spec = {
-        path: overviewPath(field, block), rows, cols,
+        path: overviewPath(field, block), grid: index, rows, cols,
         chunkRows: Math.min(rows, OVERVIEW_CHUNK), chunkCols: Math.min(cols, OVERVIEW_CHUNK),
         attrs: { _ARRAY_DIMENSIONS: [`y_${block}`, `x_${block}`], block_cells: block, aggregate: field.aggregate, decimals: field.decimals, grid: field.source },
       };
@@ -83,9 +83,8 @@ export function annualOverviews(grid: GridGeometry, names: readonly string[]): D
   return {
     arrays: pending.map((p) => p.spec),
     groups: [OVERVIEW_GROUP, ...blocks.map((b) => `${OVERVIEW_GROUP}/${b}`)],
-    take(r0, r1, grids) {
-      return pending.map((p) => {
-        const band = grids[p.grid]!;
+    take(r0, r1, k, band) {
+      return pending.filter((p) => p.grid === k).map((p) => {
         // The carried rows and this band, contiguous from the carry's first row (the band itself when nothing is carried).
         const from = p.carry.length > 0 ? p.carryRow : r0;
         let values = band;

@@ -11,7 +11,7 @@
  * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
@@ -57,18 +57,37 @@ function rowFile(partial: string, row: number): string {
   return join(partial, `row-${String(row).padStart(5, '0')}.bin`);
 }
 
-/** Saves one row band atomically: the grids' float32 values concatenated in PRECOMPUTE_GRIDS order. */
+/**
+ * Saves one row band atomically: the grids' float32 values concatenated in PRECOMPUTE_GRIDS order, written from the
+ * grids as they are (no concatenated copy: a row's grids are garbage the main thread makes for every row).
+ */
 async function saveRow(partial: string, value: PrecomputeRowValue): Promise<void> {
-  const parts = PRECOMPUTE_GRIDS.map((g) => value.grids[g]);
-  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   const file = rowFile(partial, value.chunkRow);
-  await writeFile(`${file}.tmp`, new Uint8Array(out.buffer));
+  const handle = await open(`${file}.tmp`, 'w');
+  try {
+    const parts = PRECOMPUTE_GRIDS.map((g) => {
+      const grid = value.grids[g];
+      return new Uint8Array(grid.buffer, grid.byteOffset, grid.byteLength);
+    });
+    const { bytesWritten } = await handle.writev(parts);
+    const size = parts.reduce((n, p) => n + p.byteLength, 0);
+    if (bytesWritten !== size) throw new Error(`Row ${value.chunkRow} of the precompute: ${bytesWritten} of ${size} bytes written to ${file}.tmp.`);
+  } finally {
+    await handle.close();
+  }
   await rename(`${file}.tmp`, file);
+}
+
+/**
+ * Frees a saved row's buffers now, not at some later collection: each row arrives as fresh buffers (a copy from its
+ * thread or a decoded message) that nothing reads once saved, and the main thread's small heap is collected so
+ * rarely that garbage rows of a wide city otherwise pile up to tens of megabytes. Detaching a buffer releases its
+ * memory at once; `value` must not be used after.
+ */
+function releaseRow(value: PrecomputeRowValue): void {
+  for (const buffer of new Set(PRECOMPUTE_GRIDS.map((g) => value.grids[g].buffer))) {
+    if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
+  }
 }
 
 /** Throws ValidationError unless `city` is answered by a street-level dataset (the only kind precomputed). */
@@ -143,12 +162,14 @@ export async function precomputeCity(
     const id = options.taskIdPrefix === undefined ? undefined : `${options.taskIdPrefix}-${version}-${r}`;
     const value = await compute.precomputeRow(city.dataset, r, undefined, id === undefined ? undefined : { id });
     await saveRow(partial, value);
+    releaseRow(value);
     cells += value.cellsComputed;
     progress?.row();
   });
 
-  // The group is written band by band from the saved rows (a band: whole saved rows, about GROUP_BAND_ROWS of
-  // them), so memory holds one band of every grid, never whole grids; the summer-night mean is summed on the way.
+  // The group is written band by band and grid by grid from the saved rows (a band: whole saved rows, about
+  // GROUP_BAND_ROWS of them), so memory holds one band of one grid, never whole grids nor a band of every grid; the
+  // summer-night mean is summed on the way.
   const bandRows = chunk.rows * Math.max(1, Math.round((options.bandRows ?? GROUP_BAND_ROWS) / chunk.rows));
   const night = { sum: 0, n: 0 };
   const nightGrid = PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c');
@@ -162,15 +183,17 @@ export async function precomputeCity(
     {
       bandRows,
       chunkCols: GROUP_CHUNK_COLUMNS,
-      read: async (r0, r1) => {
-        const grids = await readSavedRows(partial, grid.nx, grid.ny, chunk.rows, r0, r1);
-        for (const v of grids[nightGrid]!) {
-          if (Number.isFinite(v)) {
-            night.sum += v;
-            night.n++;
+      read: async (r0, r1, k) => {
+        const values = await readSavedRows(partial, grid.nx, grid.ny, chunk.rows, r0, r1, k);
+        if (k === nightGrid) {
+          for (const v of values) {
+            if (Number.isFinite(v)) {
+              night.sum += v;
+              night.n++;
+            }
           }
         }
-        return grids;
+        return values;
       },
     },
     () => {
@@ -193,22 +216,28 @@ export async function precomputeCity(
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
 /**
- * Rows `r0` … `r1` − 1 of every precomputed grid, in PRECOMPUTE_GRIDS order, from the saved row files (`r0` a
- * multiple of `chunkRows`).
+ * Rows `r0` … `r1` − 1 of precomputed grid `k` (its index in PRECOMPUTE_GRIDS) from the saved row files (`r0` a
+ * multiple of `chunkRows`), each file's part read straight into the result.
  */
-async function readSavedRows(partial: string, nx: number, ny: number, chunkRows: number, r0: number, r1: number): Promise<Float32Array[]> {
-  const grids = PRECOMPUTE_GRIDS.map(() => new Float32Array((r1 - r0) * nx));
+async function readSavedRows(partial: string, nx: number, ny: number, chunkRows: number, r0: number, r1: number, k: number): Promise<Float32Array> {
+  const values = new Float32Array((r1 - r0) * nx);
+  const bytes = new Uint8Array(values.buffer);
   for (let r = r0 / chunkRows; r * chunkRows < r1; r++) {
-    const rows = Math.min(chunkRows, ny - r * chunkRows);
-    const band = rows * nx;
-    const bytes = await readFile(rowFile(partial, r));
-    if (bytes.byteLength !== band * PRECOMPUTE_GRIDS.length * 4) {
-      throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
+    const band = Math.min(chunkRows, ny - r * chunkRows) * nx;
+    const file = await open(rowFile(partial, r), 'r');
+    try {
+      const { size } = await file.stat();
+      if (size !== band * PRECOMPUTE_GRIDS.length * 4) {
+        throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
+      }
+      const at = (r * chunkRows - r0) * nx * 4;
+      const { bytesRead } = await file.read(bytes, at, band * 4, k * band * 4);
+      if (bytesRead !== band * 4) throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
+    } finally {
+      await file.close();
     }
-    const values = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    grids.forEach((g, k) => g.set(values.subarray(k * band, (k + 1) * band), (r * chunkRows - r0) * nx));
   }
-  return grids;
+  return values;
 }
 
 /** The air benchmark: the mean good-air share over the city's reference locations (undefined without any). */

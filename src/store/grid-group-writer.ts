@@ -3,8 +3,9 @@
  * and consolidated metadata, so `xarray.open_zarr` reads it. Used for the whole-city precompute's result grids.
  * Streaming: every grid is chunked in bands of `bandRows` rows, each band cut into chunks of `chunkCols` columns
  * (square chunks let a reader of a small window decode only the chunks it overlaps, whatever the grid's width), and
- * the grids arrive band by band from the caller, so memory holds one band of every grid, never a whole grid. Arrays
- * derived from the grids as their bands pass (the map's overviews, map/annual-overviews.ts) are written alongside,
+ * the grids arrive from the caller one band of one grid at a time, so memory holds a band of a single grid, never a
+ * whole grid nor a band of every grid (a city's band of all 33 precomputed grids would be tens of megabytes). Arrays
+ * derived from a grid as its bands pass (the map's overviews, map/annual-overviews.ts) are written alongside,
  * float64, under paths of their own. Written into a temporary directory and renamed into place.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -21,18 +22,23 @@ export interface GridArraySpec {
   readonly attrs?: Readonly<Record<string, unknown>>;
 }
 
-/** The grids' values band by band. */
+/** The grids' values, band by band and grid by grid. */
 export interface GridBands {
   /** Rows per band (the chunk height); the last band may hold fewer. */
   readonly bandRows: number;
   /** Columns per chunk (default: the grid's width, one chunk per band). */
   readonly chunkCols?: number;
-  /** Rows `r0` … `r1` − 1 of every grid, in the order of the specs: (r1 − r0) × nx values each, row-major. */
-  read(r0: number, r1: number): Promise<readonly Float32Array[]>;
+  /**
+   * Rows `r0` … `r1` − 1 of grid `k` (its index among the specs): (r1 − r0) × nx values, row-major. Bands are asked
+   * north to south and, within a band, the grids in the order of the specs.
+   */
+  read(r0: number, r1: number, k: number): Promise<Float32Array>;
 }
 
-/** A float64 array derived from the grids (shape and chunks its own), with its variable attributes. */
+/** A float64 array derived from one grid (shape and chunks its own), with its variable attributes. */
 export interface DerivedArraySpec extends Omit<ChunkedArraySpec, 'dtype'> {
+  /** The grid it is derived from: its index among the grid specs. */
+  readonly grid: number;
   readonly attrs?: Readonly<Record<string, unknown>>;
 }
 
@@ -42,10 +48,10 @@ export interface DerivedArrays {
   /** Sub-groups the arrays' paths lie in (each gets a `.zgroup`). */
   readonly groups: readonly string[];
   /**
-   * Rows `r0` … `r1` − 1 of every grid (in the order of the grid specs) have passed: the rows of each derived array
-   * they complete, in the order of `arrays` (empty when none). The band that ends the grid must complete them all.
+   * Rows `r0` … `r1` − 1 of grid `k` have passed (`band`): the rows they complete of each array derived from grid
+   * `k`, in the order of `arrays` (empty when none). The band that ends the grid must complete them all.
    */
-  take(r0: number, r1: number, grids: readonly Float32Array[]): readonly Float64Array[];
+  take(r0: number, r1: number, k: number, band: Float32Array): readonly Float64Array[];
 }
 
 function bytesOf(a: ArrayBufferView): Uint8Array {
@@ -93,29 +99,32 @@ export async function writeGridGroup(
       return new ChunkedArrayWriter(spec, codec, put);
     });
     for (const group of derived?.groups ?? []) files[`${group}/.zgroup`] = { zarr_format: 2 };
-    const derivedWriters = (derived?.arrays ?? []).map((array) => {
-      const spec: ChunkedArraySpec = { ...array, dtype: '<f8' };
+    // The writers of the arrays derived from each grid, in the order of `derived.arrays`.
+    const derivedWriters = arrays.map((): ChunkedArrayWriter[] => []);
+    for (const array of derived?.arrays ?? []) {
+      const { grid: from, attrs: arrayAttrs, ...shape } = array;
+      const spec: ChunkedArraySpec = { ...shape, dtype: '<f8' };
       files[`${array.path}/.zarray`] = chunkedArrayMeta(spec, codecs64);
-      files[`${array.path}/.zattrs`] = { ...(array.attrs ?? {}) };
-      return new ChunkedArrayWriter(spec, codec64, put);
-    });
+      files[`${array.path}/.zattrs`] = { ...(arrayAttrs ?? {}) };
+      const ofGrid = derivedWriters[from];
+      if (ofGrid === undefined) throw new RangeError(`${array.path} is derived from grid ${from}, not one of the ${arrays.length} grids.`);
+      ofGrid.push(new ChunkedArrayWriter(spec, codec64, put));
+    }
     for (let b = 0; b * rows < ny; b++) {
       const r0 = b * rows;
       const r1 = Math.min(ny, r0 + rows);
-      const values = await bands.read(r0, r1);
       for (const [k, array] of arrays.entries()) {
-        const band = values[k];
+        const band = await bands.read(r0, r1, k);
         if (band?.length !== (r1 - r0) * nx) {
           throw new RangeError(`Rows ${r0} to ${r1 - 1} of ${array.name} came as ${band?.length ?? 0} values, not ${(r1 - r0) * nx}.`);
         }
         await writers[k]!.append(band);
-      }
-      if (derived !== undefined) {
-        const taken = derived.take(r0, r1, values);
-        for (const [k, writer] of derivedWriters.entries()) await writer.append(taken[k] ?? new Float64Array(0));
+        if (derived === undefined || derivedWriters[k]!.length === 0) continue;
+        const taken = derived.take(r0, r1, k, band);
+        for (const [i, writer] of derivedWriters[k]!.entries()) await writer.append(taken[i] ?? new Float64Array(0));
       }
     }
-    for (const writer of [...writers, ...derivedWriters]) writer.finish();
+    for (const writer of [...writers, ...derivedWriters.flat()]) writer.finish();
     files['.zattrs'] = attrs();
     for (const [key, meta] of Object.entries(files)) await put(key, JSON.stringify(meta, null, 2));
     await put('.zmetadata', JSON.stringify(consolidate(files), null, 2));

@@ -238,8 +238,8 @@ function expectSameFigures(got: readonly Float64Array[], want: readonly Float64A
 /** Every grid equal as float32 bit patterns (NaN included). */
 function expectSameGrids(got: PrecomputeGrids, want: PrecomputeGrids): void {
   for (const g of PRECOMPUTE_GRIDS) {
-    const a = new Uint32Array(got[g].buffer);
-    const b = new Uint32Array(want[g].buffer);
+    const a = new Uint32Array(got[g].buffer, got[g].byteOffset, got[g].length);
+    const b = new Uint32Array(want[g].buffer, want[g].byteOffset, want[g].length);
     for (let i = 0; i < b.length; i++) {
       if (a[i] !== b[i]) expect.fail(`${g} of cell ${i}: precompute kernel ${got[g][i]}, oracle ${want[g][i]}`);
     }

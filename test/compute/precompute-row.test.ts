@@ -6,10 +6,11 @@
  * be byte-identical. The group is read back with xarray.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCity } from '../../src/cities/catalog.js';
+import { ValidationError } from '../../src/errors.js';
 import { computeDataset, type ComputeDataset } from '../../src/compute/datasets/dataset-cache.js';
 import { createLocalCompute } from '../../src/compute/local-compute.js';
 import { loadPrecomputeKernel } from '../../src/compute/kernels/precompute-kernel.js';
@@ -37,11 +38,14 @@ beforeAll(async () => {
   for (let r = 0; r < rows; r++) oracleRows.push(await precomputeRowPerCell(ds, kernel, r));
 });
 
+/** A grid's own bytes (a row's grids are views of one buffer). */
+const bytesOf = (grid: Float32Array): Buffer => Buffer.from(grid.buffer, grid.byteOffset, grid.byteLength);
+
 /** Both rows' grids equal as float32 bit patterns (NaN included). */
 function expectSameRow(got: PrecomputeRowValue, want: PrecomputeRowValue): void {
   expect({ ...got, grids: undefined }).toEqual({ ...want, grids: undefined });
   for (const g of PRECOMPUTE_GRIDS) {
-    expect(Buffer.from(got.grids[g].buffer).equals(Buffer.from(want.grids[g].buffer)), `${g} of row ${got.chunkRow}`).toBe(true);
+    expect(bytesOf(got.grids[g]).equals(bytesOf(want.grids[g])), `${g} of row ${got.chunkRow}`).toBe(true);
   }
 }
 
@@ -66,7 +70,7 @@ describe('precomputeCity with the precompute kernel, and resumed from rows of th
     await writeFile(join(partial, 'manifest.json'),
       JSON.stringify({ content_version: ds.reader.attrs.content_version, grids: PRECOMPUTE_GRIDS }));
     for (const row of oracleRows) {
-      const parts = PRECOMPUTE_GRIDS.map((g) => Buffer.from(row.grids[g].buffer));
+      const parts = PRECOMPUTE_GRIDS.map((g) => bytesOf(row.grids[g]));
       await writeFile(join(partial, `row-${String(row.chunkRow).padStart(5, '0')}.bin`), Buffer.concat(parts));
     }
   }
@@ -108,6 +112,23 @@ describe('precomputeCity with the precompute kernel, and resumed from rows of th
       else expect(x.equals(y), name).toBe(true);
     }
   });
+
+  it('refuse a saved row cut short, naming it, instead of writing a group from it', async () => {
+    const dataDir = join(root.dir, 'truncated');
+    await cp(join(await fixtureDataDir(), DATASET), join(dataDir, DATASET), { recursive: true });
+    await seedPartial(dataDir);
+    const row = join(dataDir, `${DATASET}.precompute-partial`, 'row-00001.bin');
+    await truncate(row, (await stat(row)).size - 4);
+    const compute = await createLocalCompute({ dataDir, threads: 1 });
+    try {
+      const run = precomputeCity(compute, dataDir, getCity('brussels')!);
+      await expect(run).rejects.toThrow(ValidationError);
+      await expect(run).rejects.toThrow(/Partial precompute row 1 is truncated/);
+    } finally {
+      await compute.close();
+    }
+    await expect(stat(join(dataDir, `${DATASET}.precomputed`))).rejects.toThrow(/ENOENT/);
+  }, 60_000);
 
   it.skipIf(!hasXarray)('write a group xarray reads back with the oracle values', () => {
     const script = [

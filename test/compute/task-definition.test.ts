@@ -1,3 +1,4 @@
+import { transferableSymbol, valueSymbol } from 'piscina';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { StatsComputation, SurroundingsGrid } from '../../src/compute/compute-types.js';
 import type { AccumulateTask, EncodedTask, FinalizePartsTask, StatsTask } from '../../src/compute/tasks/protocol.js';
@@ -7,7 +8,7 @@ import {
 } from '../../src/compute/tasks/statistics-tasks.js';
 import { COMPRESS_ABOVE, encodeTaskData } from '../../src/compute/tasks/task-codec.js';
 import { defineTask, type TaskOf, type ValueOf } from '../../src/compute/tasks/task-definition.js';
-import { servedKinds } from '../../src/compute/tasks/task-registry.js';
+import { registerTaskFamily, servedKinds } from '../../src/compute/tasks/task-registry.js';
 import { ENCODED_TASK, TASK_KINDS_TASK } from '../../src/compute/tasks/thread-tasks.js';
 import { handleComputeTask } from '../../src/compute/tasks/worker-handler.js';
 import { MAP_RANGE_TASK } from '../../src/map/map-tasks.js';
@@ -55,6 +56,24 @@ describe('the compute thread handler', () => {
     expect(await handleComputeTask({ kind: 'no-such-kind' })).toEqual({
       ok: false, error: { code: 'internal_error', message: "This compute thread serves no task kind 'no-such-kind'." },
     });
+  });
+
+  it('moves the buffers a definition names to the caller (a Piscina movable) and leaves the rest to be copied', async () => {
+    const made: Float32Array[] = [];
+    const MOVING = defineTask('test-moving', (_task: { kind: 'test-moving' }) => {
+      const value = { moved: new Float32Array(4).fill(1), copied: new Float32Array(2), shared: new Float32Array(new SharedArrayBuffer(8)) };
+      made.push(value.moved);
+      return value;
+    }, {}, (value) => [value.moved.buffer as ArrayBuffer, value.moved.buffer as ArrayBuffer, value.shared.buffer as unknown as ArrayBuffer]);
+    registerTaskFamily([MOVING]);
+    const reply = (await handleComputeTask({ kind: 'test-moving' })) as unknown as Record<symbol, unknown>;
+    // Named twice, moved once; a shared buffer is never in a transfer list.
+    const moved = reply[transferableSymbol] as ArrayBuffer[];
+    expect(moved).toHaveLength(1);
+    expect(moved[0]).toBe(made[0]!.buffer);
+    expect(reply[valueSymbol]).toEqual({ ok: true, value: expect.objectContaining({ moved: made[0] }) });
+    // A kind that moves nothing replies as it is.
+    expect(await handleComputeTask({ kind: TASK_KINDS_TASK.kind })).toEqual({ ok: true, value: servedKinds() });
   });
 
   it('refuses an encoded task whose payload holds another kind than its subject', async () => {

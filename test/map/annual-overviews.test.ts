@@ -35,7 +35,7 @@ beforeAll(async () => {
   await writeGridGroup(`${root.dir}/group`, GRID, PRECOMPUTE_GRIDS.map((name) => ({ name })), {
     bandRows: BAND_ROWS,
     chunkCols: CHUNK_COLS,
-    read: async (r0, r1) => PRECOMPUTE_GRIDS.map((name) => grids.get(name)!.slice(r0 * GRID.nx, r1 * GRID.nx)),
+    read: async (r0, r1, k) => grids.get(PRECOMPUTE_GRIDS[k]!)!.slice(r0 * GRID.nx, r1 * GRID.nx),
   }, () => ({ content_version: 'test' }), annualOverviews(GRID, PRECOMPUTE_GRIDS));
   group = (await openGridGroup(`${root.dir}/group`, GRID.ny, GRID.nx))!;
 });

@@ -33,7 +33,7 @@ describe('annual tiles over windows', () => {
     dir = await mkdtemp(join(tmpdir(), 'svc-annual-windows-'));
     await writeGridGroup(join(dir, 'group'), GRID, PRECOMPUTE_GRIDS.map((name) => ({ name })), {
       bandRows: BAND_ROWS,
-      read: async (r0, r1) => PRECOMPUTE_GRIDS.map((name) => grids.get(name)!.slice(r0 * GRID.nx, r1 * GRID.nx)),
+      read: async (r0, r1, k) => grids.get(PRECOMPUTE_GRIDS[k]!)!.slice(r0 * GRID.nx, r1 * GRID.nx),
     }, () => ({ content_version: 'test' }));
     group = (await openGridGroup(join(dir, 'group'), GRID.ny, GRID.nx))!;
   });

@@ -34,9 +34,9 @@ async function write(dir: string, bandRows: number, chunkCols?: number, derived?
   await writeGridGroup(dir, GRID, NAMES.map((name) => ({ name })), {
     bandRows,
     ...(chunkCols === undefined ? {} : { chunkCols }),
-    read: async (r0, r1) => {
-      asked.push([r0, r1]);
-      return NAMES.map((_, k) => rows(k, r0, r1));
+    read: async (r0, r1, k) => {
+      if (k === 0) asked.push([r0, r1]);
+      return rows(k, r0, r1);
     },
   }, () => ({ rows_read: asked.length }), derived);
   return asked;
@@ -65,10 +65,11 @@ describe('grid groups in bands', () => {
     // A derived array of one row per two grid rows (the sums of each pair of rows of grid a), made as bands pass.
     let carry: Float32Array | undefined;
     const derived: DerivedArrays = {
-      arrays: [{ path: 'sums/pairs', rows: Math.ceil(GRID.ny / 2), cols: GRID.nx, chunkRows: 4, chunkCols: 4, attrs: { kind: 'test' } }],
+      arrays: [{ path: 'sums/pairs', grid: 0, rows: Math.ceil(GRID.ny / 2), cols: GRID.nx, chunkRows: 4, chunkCols: 4, attrs: { kind: 'test' } }],
       groups: ['sums'],
-      take(r0, r1, grids) {
-        const rowsIn = [...(carry === undefined ? [] : [carry]), ...Array.from({ length: r1 - r0 }, (_, i) => grids[0]!.subarray(i * GRID.nx, (i + 1) * GRID.nx))];
+      take(r0, r1, k, band) {
+        expect(k).toBe(0);
+        const rowsIn = [...(carry === undefined ? [] : [carry]), ...Array.from({ length: r1 - r0 }, (_, i) => band.subarray(i * GRID.nx, (i + 1) * GRID.nx))];
         const pairs = r1 === GRID.ny ? Math.ceil(rowsIn.length / 2) : Math.floor(rowsIn.length / 2);
         const out = new Float64Array(pairs * GRID.nx);
         for (let p = 0; p < pairs; p++) for (let c = 0; c < GRID.nx; c++) out[p * GRID.nx + c] = rowsIn[2 * p]![c]! + (rowsIn[2 * p + 1]?.[c] ?? 0);
@@ -119,7 +120,7 @@ describe('grid groups in bands', () => {
 
   it('refuse a band of the wrong size, and name a damaged chunk', async () => {
     const short = writeGridGroup(join(root.dir, 'short'), GRID, [{ name: 'a' }], {
-      bandRows: 5, read: async (r0, r1) => [new Float32Array((r1 - r0) * GRID.nx - 1)],
+      bandRows: 5, read: async (r0, r1) => new Float32Array((r1 - r0) * GRID.nx - 1),
     }, () => ({}));
     await expect(short).rejects.toThrow(RangeError);
     const dir = join(root.dir, 'damaged');

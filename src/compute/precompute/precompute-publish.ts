@@ -91,7 +91,11 @@ export function publishCell(r: Float64Array, row: number, grids: PrecomputeGrids
   }
 }
 
-/** Fresh grids for a band of `cells` cells, NaN throughout. */
+/**
+ * Fresh grids for a band of `cells` cells, NaN throughout: views of one buffer in PRECOMPUTE_GRIDS order, so a band
+ * is one allocation and crosses a thread boundary as one buffer (the layout of a saved row, precompute.ts).
+ */
 export function emptyGrids(cells: number): PrecomputeGrids {
-  return Object.fromEntries(PRECOMPUTE_GRIDS.map((g) => [g, new Float32Array(cells).fill(Number.NaN)])) as PrecomputeGrids;
+  const values = new Float32Array(cells * PRECOMPUTE_GRIDS.length).fill(Number.NaN);
+  return Object.fromEntries(PRECOMPUTE_GRIDS.map((g, k) => [g, values.subarray(k * cells, (k + 1) * cells)])) as PrecomputeGrids;
 }

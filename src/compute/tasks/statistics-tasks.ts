@@ -49,13 +49,13 @@ export const STATS_TASK = defineTask('stats', async (task: StatsTask) => {
   return computationOf(ds, sample, kernel.finish(referenceOptions(ds)));
 }, reading);
 
-/** One part of a split query: its raw per-hour accumulator records (mergeable by addition). */
+/** One part of a split query: its raw per-hour accumulator records (mergeable by addition), a fresh copy moved to the caller. */
 export const ACCUMULATE_TASK = defineTask('accumulate', async (task: AccumulateTask): Promise<ArrayBuffer> => {
   const ds = await datasetWithGeneration(task.dataDir, task.dataset, task.aggregates?.generation);
   const kernel = await loadStatsKernel();
   await accumulateSelections(ds, kernel, { chunks: task.chunks, aggregates: task.aggregates });
   return kernel.records().buffer as ArrayBuffer;
-}, reading);
+}, reading, (records) => [records]);
 
 /** Merges the parts' records and runs phase B. */
 export const FINALIZE_TASK = defineTask('finalize', (task: FinalizeTask) => finalize(task), reading);
@@ -63,13 +63,16 @@ export const FINALIZE_TASK = defineTask('finalize', (task: FinalizeTask) => fina
 /** `finalize` with each part as the bytes a cluster worker replied with (already compressed: sent as they are). */
 export const FINALIZE_PARTS_TASK = defineTask('finalize-parts', (task: FinalizePartsTask) => finalize(task), { ...reading, compress: false });
 
-/** Point statistics of every outdoor cell of one chunk row (the whole-city precompute's unit of work). */
+/**
+ * Point statistics of every outdoor cell of one chunk row (the whole-city precompute's unit of work); the row's grids,
+ * fresh per row, are moved to the caller, not copied.
+ */
 export const PRECOMPUTE_ROW_TASK = defineTask('precompute-row', async (task: PrecomputeRowTask) => {
   const ds = await computeDataset(task.dataDir, task.dataset);
   return task.method === 'per-cell'
     ? precomputeRowPerCell(ds, await loadStatsKernel(), task.chunkRow)
     : precomputeRow(ds, await loadPrecomputeKernel(), task.chunkRow);
-}, reading);
+}, reading, (value) => Object.values(value.grids).map((grid) => grid.buffer as ArrayBuffer));
 
 /** The surroundings grid of a report. */
 export const SURROUNDINGS_TASK = defineTask(

@@ -23,6 +23,13 @@ export interface TaskOptions {
   readonly compress?: boolean;
 }
 
+/**
+ * The buffers of a value that a compute thread may move to its caller instead of copying them: buffers made for this
+ * value alone (never a view of memory the thread keeps, such as a kernel's or a pooled `Buffer`), detached in the
+ * thread once moved.
+ */
+export type MovedBuffers<Value> = (value: Value) => readonly ArrayBuffer[];
+
 /** One task kind: its kind, how a compute thread runs it, and how it crosses NATS. */
 export interface TaskDefinition<Task extends TaskShape = TaskShape, Value = unknown> {
   readonly kind: Task['kind'];
@@ -30,6 +37,8 @@ export interface TaskDefinition<Task extends TaskShape = TaskShape, Value = unkn
   readonly remote: boolean;
   /** Runs the task in the calling thread (a compute thread); a `ServiceError` is its answer. */
   run(task: Task): Promise<Value>;
+  /** The buffers of `run`'s value a compute thread moves to its caller (none: all of it is copied). */
+  movedBuffers(value: Value): readonly ArrayBuffer[];
   /** The task as the bytes it crosses NATS in. */
   encodeTask(task: Task | Omit<Task, 'dataDir'>): Uint8Array;
   /** The value from the bytes a worker replied with (`DatasetError` when they do not decode). */
@@ -46,9 +55,12 @@ export type TaskOf<D> = D extends TaskDefinition<infer Task, unknown> ? Task : n
 /** The value type of a definition. */
 export type ValueOf<D> = D extends TaskDefinition<TaskShape, infer Value> ? Value : never;
 
-/** Defines the task kind `kind`, run in a compute thread by `run`; its types are those of `run`. */
+/**
+ * Defines the task kind `kind`, run in a compute thread by `run`; its types are those of `run`. `moves` names the
+ * buffers of a value that cross back to the caller moved rather than copied (large values made fresh per task).
+ */
 export function defineTask<Task extends TaskShape, Value>(
-  kind: Task['kind'], run: (task: Task) => Value | Promise<Value>, options: TaskOptions = {},
+  kind: Task['kind'], run: (task: Task) => Value | Promise<Value>, options: TaskOptions = {}, moves?: MovedBuffers<Awaited<Value>>,
 ): TaskDefinition<Task, Awaited<Value>> {
   const compress = options.compress !== false;
   return Object.freeze({
@@ -56,6 +68,7 @@ export function defineTask<Task extends TaskShape, Value>(
     readsData: options.readsData === true,
     remote: options.remote !== false,
     run: async (task: Task): Promise<Awaited<Value>> => await run(task),
+    movedBuffers: (value: Awaited<Value>) => moves?.(value) ?? [],
     encodeTask: (task: Task | Omit<Task, 'dataDir'>) => encodeTaskData(task, { compress }),
     // The one place the untyped boundary meets the definition's type: what crossed is what `run` returned.
     decodeValue: (bytes: Uint8Array) => decodeTaskData<Awaited<Value>>(bytes),

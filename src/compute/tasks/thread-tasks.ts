@@ -37,9 +37,25 @@ export const TASK_KINDS_TASK = defineTask('task-kinds', (_task: TaskKindsTask): 
 
 const THREAD_KINDS = new Map<string, AnyTaskDefinition>([[ENCODED_TASK.kind, ENCODED_TASK], [TASK_KINDS_TASK.kind, TASK_KINDS_TASK]]);
 
+/** The definition of a kind this thread serves. */
+function definitionOf(kind: string): AnyTaskDefinition {
+  const definition = THREAD_KINDS.get(kind) ?? taskKindOf(kind);
+  if (definition === undefined) throw new UnknownTaskKindError(`This compute thread serves no task kind '${kind}'.`);
+  return definition;
+}
+
 /** Runs `task` in this thread by its kind: one of the thread's own kinds, or a registered family's. */
 export async function runTaskHere(task: TaskShape): Promise<unknown> {
-  const definition = THREAD_KINDS.get(task.kind) ?? taskKindOf(task.kind);
-  if (definition === undefined) throw new UnknownTaskKindError(`This compute thread serves no task kind '${task.kind}'.`);
-  return definition.run(task);
+  return definitionOf(task.kind).run(task);
+}
+
+/**
+ * Runs `task` like `runTaskHere`, and names the buffers of its value the thread may move to the caller rather than
+ * copy (the definition's `movedBuffers`: distinct, unshared, not yet detached).
+ */
+export async function runTaskForCaller(task: TaskShape): Promise<{ readonly value: unknown; readonly moved: readonly ArrayBuffer[] }> {
+  const definition = definitionOf(task.kind);
+  const value = await definition.run(task);
+  const moved = [...new Set(definition.movedBuffers(value))].filter((b) => b instanceof ArrayBuffer && !b.detached);
+  return { value, moved };
 }
