@@ -87,9 +87,13 @@ export class ChunkedArrayWriter {
     }
   }
 
-  /** Checks that every row came (the last chunk row is written by the append that completes the array). */
+  /**
+   * Checks that every row came (the last chunk row is written by the append that completes the array) and lets the
+   * chunk row buffer go.
+   */
   finish(): void {
     if (this.#rowsIn !== this.spec.rows) throw new RangeError(`${this.spec.path} received ${this.#rowsIn} of its ${this.spec.rows} rows.`);
+    this.#pendingBuffer = undefined;
   }
 
   /**

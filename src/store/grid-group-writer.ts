@@ -3,10 +3,13 @@
  * and consolidated metadata, so `xarray.open_zarr` reads it. Used for the whole-city precompute's result grids.
  * Streaming: every grid is chunked in bands of `bandRows` rows, each band cut into chunks of `chunkCols` columns
  * (square chunks let a reader of a small window decode only the chunks it overlaps, whatever the grid's width), and
- * the grids arrive from the caller one band of one grid at a time, so memory holds a band of a single grid, never a
- * whole grid nor a band of every grid (a city's band of all 33 precomputed grids would be tens of megabytes). Arrays
- * derived from a grid as its bands pass (the map's overviews, map/annual-overviews.ts) are written alongside,
- * float64, under paths of their own. Written into a temporary directory and renamed into place.
+ * the grids arrive from the caller one band of one grid at a time, grid after grid, so memory holds a band of a
+ * single grid, never a whole grid nor a band of every grid (a city's band of all 33 precomputed grids would be tens
+ * of megabytes). Arrays derived from a grid as its bands pass (the map's overviews, map/annual-overviews.ts) are
+ * written alongside, float64, under paths of their own; their square chunks span several bands, so each holds a chunk
+ * row being filled (about 480 bytes per cell of the grid's width for the overviews of one figure) — of one grid's
+ * arrays at a time, since the grids come one after the other (all 31 figures' at once would be 290 MB for a 20 km
+ * wide city at 1 m). Written into a temporary directory and renamed into place.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -29,8 +32,8 @@ export interface GridBands {
   /** Columns per chunk (default: the grid's width, one chunk per band). */
   readonly chunkCols?: number;
   /**
-   * Rows `r0` … `r1` − 1 of grid `k` (its index among the specs): (r1 − r0) × nx values, row-major. Bands are asked
-   * north to south and, within a band, the grids in the order of the specs.
+   * Rows `r0` … `r1` − 1 of grid `k` (its index among the specs): (r1 − r0) × nx values, row-major. The grids are asked
+   * one after the other in the order of the specs, each band by band from north to south.
    */
   read(r0: number, r1: number, k: number): Promise<Float32Array>;
 }
@@ -110,10 +113,10 @@ export async function writeGridGroup(
       if (ofGrid === undefined) throw new RangeError(`${array.path} is derived from grid ${from}, not one of the ${arrays.length} grids.`);
       ofGrid.push(new ChunkedArrayWriter(spec, codec64, put));
     }
-    for (let b = 0; b * rows < ny; b++) {
-      const r0 = b * rows;
-      const r1 = Math.min(ny, r0 + rows);
-      for (const [k, array] of arrays.entries()) {
+    // Grid by grid, each north to south: only one grid's derived arrays have a chunk row being filled at a time.
+    for (const [k, array] of arrays.entries()) {
+      for (let r0 = 0; r0 < ny; r0 += rows) {
+        const r1 = Math.min(ny, r0 + rows);
         const band = await bands.read(r0, r1, k);
         if (band?.length !== (r1 - r0) * nx) {
           throw new RangeError(`Rows ${r0} to ${r1 - 1} of ${array.name} came as ${band?.length ?? 0} values, not ${(r1 - r0) * nx}.`);
@@ -123,8 +126,8 @@ export async function writeGridGroup(
         const taken = derived.take(r0, r1, k, band);
         for (const [i, writer] of derivedWriters[k]!.entries()) await writer.append(taken[i] ?? new Float64Array(0));
       }
+      for (const writer of [writers[k]!, ...derivedWriters[k]!]) writer.finish();
     }
-    for (const writer of [...writers, ...derivedWriters.flat()]) writer.finish();
     files['.zattrs'] = attrs();
     for (const [key, meta] of Object.entries(files)) await put(key, JSON.stringify(meta, null, 2));
     await put('.zmetadata', JSON.stringify(consolidate(files), null, 2));
