@@ -18,10 +18,10 @@
 import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { planAreaCells } from '../src/area/area-plan.js';
+import { boundingRect, planAreaCells, type AreaCells } from '../src/area/area-plan.js';
 import { AREA_FIGURES_TASK, type AreaFiguresTask } from '../src/area/area-figures-task.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
-import { openComputeDataset } from '../src/compute/datasets/dataset-cache.js';
+import { openComputeDataset, type ComputeDataset } from '../src/compute/datasets/dataset-cache.js';
 import type { PlannedCompute } from '../src/compute/planned-compute.js';
 import { lambert72ToWgs84, wgs84ToLambert72 } from '../src/geo/crs.js';
 import type { MultiPolygonRings } from '../src/geo/polygon.js';
@@ -85,11 +85,16 @@ function circle(x: number, y: number, r: number, n = 256): MultiPolygonRings {
   return [[[...ring, ring[0]!]]];
 }
 
+/** An area's plan as the service makes it: the outdoor mask's window over its bounding box read, then the cells. */
+async function planOutdoor(ds: ComputeDataset, polygons: MultiPolygonRings): Promise<AreaCells> {
+  return planAreaCells(polygons, ds.reader.grid, await ds.outdoor.window(boundingRect(polygons, ds.reader.grid)), undefined);
+}
+
 /** Planning, then the pooled statistics hot and truly cold, aggregated and naive, of one polygon. */
 async function sizeRow(b: Bench, label: string, dir: string, dataset: string, polygons: MultiPolygonRings): Promise<Row> {
   const ds = await openComputeDataset(dir, dataset);
-  const planMs = await times(HOT, async () => planAreaCells(polygons, ds.reader.grid, ds.outdoor, undefined));
-  const plan = planAreaCells(polygons, ds.reader.grid, ds.outdoor, undefined);
+  const planMs = await times(HOT, () => planOutdoor(ds, polygons));
+  const plan = await planOutdoor(ds, polygons);
   const { fast, naive } = b.pools.get(dir)!;
   const storeDir = join(dir, dataset);
   await fast.computeCells(dataset, plan.mask);
@@ -136,7 +141,7 @@ async function circleVsRadius(b: Bench): Promise<Row[]> {
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
   const polygons = circle(x, y, 50);
   const { fast } = b.pools.get(dir)!;
-  const polygonPath = () => fast.computeCells('bench_1m', planAreaCells(polygons, ds.reader.grid, ds.outdoor, undefined).mask);
+  const polygonPath = async () => fast.computeCells('bench_1m', (await planOutdoor(ds, polygons)).mask);
   await polygonPath();
   await fast.computeStats(request);
   const poly = median(await times(HOT + 2, polygonPath));
@@ -153,7 +158,7 @@ async function circleVsRadius(b: Bench): Promise<Row[]> {
 async function atlasDistribution(b: Bench): Promise<Row[]> {
   const ds = await openComputeDataset(b.demoDir, 'brussels_extended');
   const [gx, gy] = wgs84ToLambert72(4.3519, 50.8466);
-  const plan = planAreaCells(square(gx, gy, 1000), ds.reader.grid, ds.outdoor, undefined);
+  const plan = await planOutdoor(ds, square(gx, gy, 1000));
   const task: AreaFiguresTask = {
     kind: 'area-figures', dataDir: b.demoDir, dataset: 'brussels_extended', cells: plan.outdoor, weights: plan.weights, blocks: ['air', 'wind', 'thermal'],
   };

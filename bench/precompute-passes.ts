@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CityConfig } from '../src/cities/city-types.js';
 import type { ComputeDataset } from '../src/compute/datasets/dataset-cache.js';
+import { chunksRect } from '../src/compute/planning/aggregate-cover.js';
 import { datasetEncodings } from '../src/compute/datasets/kernel-run.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
 import { CELL_ROW } from '../src/compute/kernels/precompute-layout.js';
@@ -82,7 +83,7 @@ export interface StageSplit {
  */
 export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
   const kernel = await loadPrecomputeKernel();
-  const { reader, outdoor } = ds;
+  const { reader } = ds;
   const { grid, chunk, hours, fields } = reader;
   const split: StageSplit = { read: 0, decode: 0, kernel: 0, publish: 0 };
   const grids = emptyGrids(chunk.rows * chunk.cols);
@@ -98,11 +99,12 @@ export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
     t = now;
   };
   for (const chunkRow of chunkRows(ds)) {
+    const outdoor = await ds.outdoor.window(chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols)));
     for (let chunkCol = 0; chunkCol < Math.ceil(grid.nx / chunk.cols); chunkCol++) {
       mask.fill(0);
       for (let r = 0; r < chunk.rows && chunkRow * chunk.rows + r < grid.ny; r++) {
         for (let c = 0; c < chunk.cols && chunkCol * chunk.cols + c < grid.nx; c++) {
-          mask[r * chunk.cols + c] = outdoor[(chunkRow * chunk.rows + r) * grid.nx + chunkCol * chunk.cols + c] === 1 ? 1 : 0;
+          mask[r * chunk.cols + c] = outdoor.at((chunkRow * chunk.rows + r) * grid.nx + chunkCol * chunk.cols + c) === 1 ? 1 : 0;
         }
       }
       if (!mask.includes(1)) continue;

@@ -30,8 +30,8 @@ export interface QueryVolume {
 }
 
 /** The stored files of a query's plan, aggregates first. */
-function plannedKeys(ds: ComputeDataset, request: StatsRequest, aggregates: boolean): { keys: string[]; chunks: number; aggregates: number } {
-  const plan = planSample(ds, request, { aggregates });
+async function plannedKeys(ds: ComputeDataset, request: StatsRequest, aggregates: boolean): Promise<{ keys: string[]; chunks: number; aggregates: number }> {
+  const plan = await planSample(ds, request, { aggregates });
   const generation = ds.aggregates?.generation ?? '';
   const keys = [
     ...plan.aggregates.map((ref) => aggregateKey(generation, ref)),
@@ -43,7 +43,7 @@ function plannedKeys(ds: ComputeDataset, request: StatsRequest, aggregates: bool
 /** What `request` reads and decodes in `dataset` under `dataDir`, with or without the stored aggregates. */
 export async function queryVolume(dataDir: string, dataset: string, request: StatsRequest, aggregates: boolean): Promise<QueryVolume> {
   const ds = await computeDataset(dataDir, dataset);
-  const planned = plannedKeys(ds, request, aggregates);
+  const planned = await plannedKeys(ds, request, aggregates);
   const { hours, chunk, fields } = ds.reader;
   return {
     chunks: planned.chunks,
@@ -58,7 +58,7 @@ export async function queryVolume(dataDir: string, dataset: string, request: Sta
 /** Replays `request` stage by stage on this thread; milliseconds per stage, plus the files read. */
 export async function queryStages(dataDir: string, dataset: string, request: StatsRequest, aggregates: boolean): Promise<Record<string, number>> {
   const ds = await computeDataset(dataDir, dataset);
-  const plan = planSample(ds, request, { aggregates });
+  const plan = await planSample(ds, request, { aggregates });
   const kernel = await loadStatsKernel();
   const stage = { read_ms: 0, verify_ms: 0, merge_ms: 0, decode_ms: 0, kernel_ms: 0, assemble_ms: 0 };
   const read = (key: string): Uint8Array => {

@@ -10,6 +10,7 @@ import { OutsideCoverageError, ValidationError } from '../errors.js';
 import { coverageFractions, type CellFrame } from '../geo/coverage-fractions.js';
 import { lambert72ToWgs84 } from '../geo/crs.js';
 import { multiPolygonBBox, ringArea, type MultiPolygonRings } from '../geo/polygon.js';
+import { clipRect, type GridRect, type OutdoorWindow } from '../sampling/outdoor-window.js';
 import type { GridGeometry } from '../store/dataset-types.js';
 import { roundArea } from './weighted-distribution.js';
 
@@ -55,11 +56,18 @@ function polygonArea(polygons: MultiPolygonRings): number {
 
 /** Cells of the grid the polygons' bounding box spans (an upper bound of the cells touched, known before any clipping). */
 export function boundingCells(polygons: MultiPolygonRings, grid: GridGeometry): number {
+  const { row0, row1, col0, col1 } = boundingRect(polygons, grid);
+  return (row1 - row0) * (col1 - col0);
+}
+
+/** The grid cells the polygons' bounding box overlaps, clipped to the grid (what `planAreaCells` reads of the mask). */
+export function boundingRect(polygons: MultiPolygonRings, grid: GridGeometry): GridRect {
   const [x0, y0, x1, y1] = multiPolygonBBox(polygons);
   const f = frameOf(grid);
-  const cols = Math.max(0, Math.min(f.nx, Math.ceil((x1 - f.west) / f.res)) - Math.max(0, Math.floor((x0 - f.west) / f.res)));
-  const rows = Math.max(0, Math.min(f.ny, Math.ceil((f.north - y0) / f.res)) - Math.max(0, Math.floor((f.north - y1) / f.res)));
-  return cols * rows;
+  return clipRect(grid, {
+    row0: Math.floor((f.north - y1) / f.res), row1: Math.ceil((f.north - y0) / f.res),
+    col0: Math.floor((x0 - f.west) / f.res), col1: Math.ceil((x1 - f.west) / f.res),
+  });
 }
 
 /**
@@ -78,12 +86,12 @@ export function answeringCoverage(polygons: MultiPolygonRings): Exclude<Coverage
 }
 
 /**
- * Plans the cells of `polygons` in a grid with its outdoor mask. `minCoverage` undefined: a cell counts when its
+ * Plans the cells of `polygons` in a grid with its outdoor mask (a window covering `boundingRect`). `minCoverage` undefined: a cell counts when its
  * centre lies inside; else when its coverage fraction reaches it (within 1e-9, rounding). When no outdoor cell counts but the polygon touches
  * some (a polygon smaller than a cell, a thin strip), the touched outdoor cells answer (`touched`). Overlapping parts
  * or a hole outside its exterior are a ValidationError; no outdoor cell touched at all an OutsideCoverageError.
  */
-export function planAreaCells(polygons: MultiPolygonRings, grid: GridGeometry, outdoorMask: Uint8Array, minCoverage: number | undefined): AreaCells {
+export function planAreaCells(polygons: MultiPolygonRings, grid: GridGeometry, outdoorMask: OutdoorWindow, minCoverage: number | undefined): AreaCells {
   const cover = coverageFractions(polygons, frameOf(grid));
   if (cover.overlap > 1e-6) throw new ValidationError('The polygons of the MultiPolygon overlap; its parts must be disjoint.');
   if (cover.uncovered > 1e-6) throw new ValidationError('A hole lies outside its exterior ring.');
@@ -97,7 +105,7 @@ export function planAreaCells(polygons: MultiPolygonRings, grid: GridGeometry, o
     const cell = cover.cells[i]!;
     const m2 = cover.fractions[i]! * cellArea;
     inside += m2;
-    const kind = outdoorMask[cell];
+    const kind = outdoorMask.at(cell);
     if (kind === 1) {
       outdoor += m2;
       outdoorCells.push(cell);

@@ -17,7 +17,7 @@ import type { Logger } from '../util/logger.js';
 import {
   AREA_BBOX_FACTOR, AREA_JOB_CELL_LIMIT, AREA_MAX_FEATURES, AREA_MAX_POSITIONS, AREA_SYNC_CELL_LIMIT, areaRequestUnits,
 } from './area-limits.js';
-import { answeringCoverage, boundingCells, planAreaCells } from './area-plan.js';
+import { answeringCoverage, boundingCells, boundingRect, planAreaCells } from './area-plan.js';
 import { computeArea, type AreaBackend, type AreaResult, type PlannedFeature } from './compute-area.js';
 
 /** What the request asked, besides the GeoJSON body. */
@@ -175,7 +175,10 @@ export class AreaService {
           'Submit it as an asynchronous job (POST /v1/historical/jobs), or split it.',
       );
     }
-    const cells = planAreaCells(polygons, ds.reader.grid, ds.outdoor, minCoverage);
+    const outdoor = await ds.outdoor.window(boundingRect(polygons, ds.reader.grid)).catch((err: unknown) => {
+      throw this.#clientError(err);
+    });
+    const cells = planAreaCells(polygons, ds.reader.grid, outdoor, minCoverage);
     return { index, id, dataset: coverage.dataset, city, cells, named, held, minCoverage };
   }
 

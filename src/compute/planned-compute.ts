@@ -123,7 +123,7 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
     runTask: (definition, task, signal, options) => executor.run(definition, task, signal, options),
     async computeStats(request, signal) {
       const ds = await computeDataset(dataDir, request.dataset);
-      const { sample, chunks, aggregates } = planSample(ds, request, { aggregates: useAggregates });
+      const { sample, chunks, aggregates } = await planSample(ds, request, { aggregates: useAggregates });
       if (parts === 1 || chunks.length + aggregates.length < splitMin) {
         return executor.run(STATS_TASK, { kind: 'stats', dataDir, request, ...(useAggregates ? {} : { aggregates: false }) }, signal);
       }
@@ -131,7 +131,7 @@ export function plannedCompute(executor: TaskExecutor, options: PlannedComputeOp
     },
     async computeCells(dataset, cells, signal) {
       const ds = await computeDataset(dataDir, dataset);
-      const reads = planCells(ds, cells, { aggregates: useAggregates });
+      const reads = await planCells(ds, cells, { aggregates: useAggregates });
       // Small sets: one accumulating task (and the finalizing one); large ones across every thread.
       const into = parts === 1 || reads.chunks.length + reads.aggregates.length < splitMin ? 1 : parts;
       return splitStats({ dataset }, reads, ds, signal, into);

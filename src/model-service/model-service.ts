@@ -9,6 +9,7 @@ import { DamagedDataError, NotFoundError, ValidationError } from '../errors.js';
 import { wgs84ToLambert72 } from '../geo/crs.js';
 import { roundCoord } from '../geo/round.js';
 import { cellCentre } from '../sampling/grid-cells.js';
+import { OutdoorWindow } from '../sampling/outdoor-window.js';
 import { sampleCells } from '../sampling/sampling.js';
 import { DamageRegistry } from '../store/damage-registry.js';
 import { STATIC_ARRAYS, type DatasetReader, type HourlyField, type StaticArray } from '../store/dataset-types.js';
@@ -134,7 +135,7 @@ export class ModelService {
     const lat = roundCoord(params.lat);
     const lon = roundCoord(params.lon);
     const [x, y] = wgs84ToLambert72(lon, lat);
-    const sample = sampleCells(dataset.reader.grid, dataset.outdoor, x, y, { radius_m: params.radius, nationwide: dataset.nationwide });
+    const sample = sampleCells(dataset.reader.grid, OutdoorWindow.whole(dataset.reader.grid, dataset.outdoor), x, y, { radius_m: params.radius, nationwide: dataset.nationwide });
     const xs = new Float64Array(sample.cells.length);
     const ys = new Float64Array(sample.cells.length);
     sample.cells.forEach((cell, i) => {

@@ -123,6 +123,12 @@ export interface DatasetReader {
   /** A static array, row-major ny x nx; the array is cached and shared: treat it as read-only. */
   readStatic(name: 'outdoor'): Promise<Uint8Array>;
   readStatic(name: 'building_height'): Promise<Float32Array>;
+  /**
+   * One stored chunk of a static array (`staticChunk` cells, row-major; the last row and column of chunks padded), not
+   * cached; a chunk that is missing or does not decode is a `DamagedDataError`.
+   */
+  readStaticChunk(name: 'outdoor', chunkRow: number, chunkCol: number): Promise<Uint8Array>;
+  readStaticChunk(name: 'building_height', chunkRow: number, chunkCol: number): Promise<Float32Array>;
   /** One raw chunk, hour-major (t * rows * cols + r * cols + c); edge chunks are full-size, fill outside the grid. */
   readChunk(field: HourlyField, chunkRow: number, chunkCol: number): Promise<Int16Array>;
   /**

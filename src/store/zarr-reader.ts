@@ -140,6 +140,26 @@ class ZarrDatasetReader implements DatasetReader {
     return cached;
   }
 
+  readStaticChunk(name: 'outdoor', chunkRow: number, chunkCol: number): Promise<Uint8Array>;
+  readStaticChunk(name: 'building_height', chunkRow: number, chunkCol: number): Promise<Float32Array>;
+  async readStaticChunk(name: StaticArray, chunkRow: number, chunkCol: number): Promise<Uint8Array | Float32Array> {
+    if (name !== 'outdoor' && name !== 'building_height') throw new ValidationError(`Unknown static array '${String(name)}'.`);
+    const array = name === 'outdoor' ? this.#store.outdoor : this.#store.buildingHeight;
+    const [cr, cc] = array.chunks;
+    if (!Number.isInteger(chunkRow) || chunkRow < 0 || chunkRow * cr >= this.grid.ny || !Number.isInteger(chunkCol) || chunkCol < 0 || chunkCol * cc >= this.grid.nx) {
+      throw new RangeError(`Static chunk (${chunkRow}, ${chunkCol}) is outside the grid.`);
+    }
+    let data: Uint8Array | Float32Array;
+    try {
+      data = (await array.getChunk([chunkRow, chunkCol])).data as Uint8Array | Float32Array;
+    } catch (cause) {
+      if (cause instanceof ServiceError) throw cause;
+      throw this.#undecodable(`${name}/${chunkRow}/${chunkCol}`, `cannot be decoded (${(cause as Error).message})`, cause);
+    }
+    if (data.length !== cr * cc) throw this.#undecodable(`${name}/${chunkRow}/${chunkCol}`, `decodes to ${data.length} values where ${cr * cc} are expected`);
+    return data;
+  }
+
   async #assembleStatic(name: StaticArray): Promise<Uint8Array | Float32Array> {
     const array = name === 'outdoor' ? this.#store.outdoor : this.#store.buildingHeight;
     const { nx, ny } = this.grid;
@@ -147,14 +167,7 @@ class ZarrDatasetReader implements DatasetReader {
     const out = name === 'outdoor' ? new Uint8Array(nx * ny) : new Float32Array(nx * ny);
     for (let i = 0; i * cr < ny; i++) {
       for (let j = 0; j * cc < nx; j++) {
-        let data: Uint8Array | Float32Array;
-        try {
-          data = (await array.getChunk([i, j])).data as Uint8Array | Float32Array;
-        } catch (cause) {
-          if (cause instanceof ServiceError) throw cause;
-          throw this.#undecodable(`${name}/${i}/${j}`, `cannot be decoded (${(cause as Error).message})`, cause);
-        }
-        if (data.length !== cr * cc) throw this.#undecodable(`${name}/${i}/${j}`, `decodes to ${data.length} values where ${cr * cc} are expected`);
+        const data = await (name === 'outdoor' ? this.readStaticChunk(name, i, j) : this.readStaticChunk(name, i, j));
         const width = Math.min(cc, nx - j * cc);
         for (let r = 0; r < cr && i * cr + r < ny; r++) {
           out.set(data.subarray(r * cc, r * cc + width), (i * cr + r) * nx + j * cc);

@@ -3,11 +3,12 @@ import { AREA_CELLS_PER_REQUEST, areaRequestUnits } from '../../src/area/area-li
 import { planAreaCells } from '../../src/area/area-plan.js';
 import { classSummary, weightedSummary } from '../../src/area/weighted-distribution.js';
 import { OutsideCoverageError, ValidationError } from '../../src/errors.js';
+import { OutdoorWindow } from '../../src/sampling/outdoor-window.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
 
 /** 4 × 4 cells of 10 m, north-west corner (0, 40); the second column is buildings, cell 15 is no data. */
 const GRID: GridGeometry = { crs_epsg: 31370, resolution_m: 10, nx: 4, ny: 4, x0: 5, y0: 35 };
-const OUTDOOR = Uint8Array.from({ length: 16 }, (_, i) => (i === 15 ? 255 : i % 4 === 1 ? 0 : 1));
+const OUTDOOR = OutdoorWindow.whole(GRID, Uint8Array.from({ length: 16 }, (_, i) => (i === 15 ? 255 : i % 4 === 1 ? 0 : 1)));
 const box = (x0: number, y0: number, x1: number, y1: number) => [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]] as [number, number][]];
 
 describe('planAreaCells', () => {

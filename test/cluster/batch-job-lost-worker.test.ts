@@ -75,7 +75,7 @@ async function latticeLocations(): Promise<{ id: string; lat: number; lon: numbe
     for (let j = 0; j < 60 && points.length < COUNT; j++) {
       const [lat, lon] = [Number((50.8400 + i * 0.0002).toFixed(5)), Number((4.3400 + j * 0.0003).toFixed(5))];
       try {
-        planSample(dataset, { dataset: 'brussels_extended', lat, lon });
+        await planSample(dataset, { dataset: 'brussels_extended', lat, lon });
       } catch {
         continue; // outside the fixture's grid
       }

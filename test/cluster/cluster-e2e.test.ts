@@ -186,7 +186,7 @@ describe('an API node in cluster mode with two worker processes', () => {
     // blocks until the test writes, and the test's open() returns exactly when the worker opened it — mid-task.
     const slowData = join(root, 'slow-data');
     await cp(dataDir, slowData, { recursive: true });
-    const { chunks } = planSample(await computeDataset(dataDir, 'brussels_extended'), { dataset: 'brussels_extended', lat, lon });
+    const { chunks } = await planSample(await computeDataset(dataDir, 'brussels_extended'), { dataset: 'brussels_extended', lat, lon });
     const chunk = join(slowData, 'brussels_extended', hourlyChunkKey('no2', chunks[0]!.chunkRow, chunks[0]!.chunkCol));
     await rm(chunk);
     execFileSync('mkfifo', [chunk]);

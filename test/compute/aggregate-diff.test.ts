@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutdoorWindow } from '../../src/sampling/outdoor-window.js';
 import { coverWithAggregates } from '../../src/compute/planning/aggregate-cover.js';
 import type { StatsRequest } from '../../src/compute/compute-types.js';
 import { computeDataset } from '../../src/compute/datasets/dataset-cache.js';
@@ -63,7 +64,7 @@ describe('stored aggregates: answers identical to decoding every chunk', () => {
       expect(await outcome(merged, request)).toBe(expected);
       expect(await outcome(single, request)).toBe(expected);
       try {
-        if (planSample(ds, request).aggregates.length > 0) used++;
+        if ((await planSample(ds, request)).aggregates.length > 0) used++;
       } catch {
         // no outdoor cell in the radius: both paths refused it alike
       }
@@ -88,11 +89,11 @@ describe('stored aggregates: answers identical to decoding every chunk', () => {
   it('covers a centred 50 m circle with every level, each sampled chunk exactly once', async () => {
     const ds = await computeDataset(dataDir, AGG_DATASET);
     const request: StatsRequest = { dataset: AGG_DATASET, ...at(20, 20), radius_m: 50 };
-    const plan = planSample(ds, request);
-    const all = planSample(ds, request, { aggregates: false });
+    const plan = await planSample(ds, request);
+    const all = await planSample(ds, request, { aggregates: false });
     expect(new Set(plan.aggregates.map((a) => a.level))).toEqual(new Set([4]));
     const smaller: StatsRequest = { dataset: AGG_DATASET, ...at(17.3, 21.8), radius_m: 14 };
-    const levels = new Set(planSample(ds, smaller).aggregates.map((a) => a.level));
+    const levels = new Set((await planSample(ds, smaller)).aggregates.map((a) => a.level));
     expect(levels.has(1) || levels.has(2)).toBe(true);
     const covered = plan.aggregates.flatMap((ref) => blockChunks(ds.reader, ref).map(([r, c]) => `${r}/${c}`));
     const decoded = plan.chunks.map((c) => `${c.chunkRow}/${c.chunkCol}`);
@@ -107,8 +108,9 @@ describe('stored aggregates: answers identical to decoding every chunk', () => {
   it('leaves a chunk to be decoded when the sample misses one of its outdoor cells', () => {
     const grid = { crs_epsg: 31370, resolution_m: 1, nx: 8, ny: 8, x0: 0, y0: 0 };
     const chunk = { hours: 1, rows: 4, cols: 4 };
-    const outdoor = new Uint8Array(64).fill(1);
-    outdoor[0] = 0; // a building cell in chunk (0, 0)
+    const flags = new Uint8Array(64).fill(1);
+    flags[0] = 0; // a building cell in chunk (0, 0)
+    const outdoor = OutdoorWindow.whole(grid, flags);
     const full = (chunkRow: number, chunkCol: number) => ({ chunkRow, chunkCol, mask: new Uint8Array(16).fill(1) });
     const sel00 = { chunkRow: 0, chunkCol: 0, mask: Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? 0 : 1)) };
     const whole = coverWithAggregates({ grid, chunk, outdoor }, [1, 2], [sel00, full(0, 1), full(1, 0), full(1, 1)]);

@@ -53,7 +53,7 @@ describe('stored aggregates under faults', () => {
   /** The key of the first aggregate the circle merges. */
   async function usedKey(dataDir: string): Promise<string> {
     const ds = await computeDataset(dataDir, AGG_DATASET);
-    const plan = planSample(ds, CIRCLE);
+    const plan = await planSample(ds, CIRCLE);
     expect(plan.aggregates.length).toBeGreaterThan(0);
     return aggregateKey(ds.aggregates!.generation, plan.aggregates[0]);
   }
@@ -112,7 +112,7 @@ describe('stored aggregates under faults', () => {
     for (const store of [none, stale]) {
       const ds = await computeDataset(store.dataDir, AGG_DATASET);
       expect(ds.aggregates).toBeUndefined();
-      expect(planSample(ds, CIRCLE).aggregates).toEqual([]);
+      expect((await planSample(ds, CIRCLE)).aggregates).toEqual([]);
       expect((await store.pool.computeStats(CIRCLE)).blocks).toEqual(expected);
     }
     expect((await computeDataset(stale.dataDir, AGG_DATASET)).staleAggregates).toMatch(/svc data aggregate/);
@@ -121,7 +121,7 @@ describe('stored aggregates under faults', () => {
   it('decodes the blocks instead when a requester planned with a generation the thread does not have', async () => {
     const { dataDir } = await copy();
     const ds = await computeDataset(dataDir, AGG_DATASET);
-    const plan = planSample(ds, CIRCLE);
+    const plan = await planSample(ds, CIRCLE);
     // Run as a compute thread runs it, in this thread.
     const task = (generation: string) => ACCUMULATE_TASK.run({
       kind: 'accumulate', dataDir, dataset: AGG_DATASET, chunks: plan.chunks, aggregates: { generation, refs: plan.aggregates },

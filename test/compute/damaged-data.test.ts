@@ -1,5 +1,5 @@
 /**
- * Damaged data in the compute path: a deleted, truncated or altered chunk fails the computation with a
+ * Damaged data in the compute path: a deleted, truncated or altered chunk (hourly, or of the outdoor mask) fails the computation with a
  * `DamagedDataError` naming the dataset and the chunk (across the thread boundary, split or not), instead of being read
  * as fill values; the city references of the precompute are absent only when their file does not exist.
  */
@@ -51,7 +51,7 @@ describe('damaged data in the compute path', () => {
 
   /** The store key of the no2 chunk the point query reads. */
   async function pointChunk(dataDir: string): Promise<string> {
-    const { chunks } = planSample(await computeDataset(dataDir, DATASET), POINT);
+    const { chunks } = await planSample(await computeDataset(dataDir, DATASET), POINT);
     return hourlyChunkKey('no2', chunks[0].chunkRow, chunks[0].chunkCol);
   }
 
@@ -60,7 +60,7 @@ describe('damaged data in the compute path', () => {
     const before = await pool.computeStats(POINT);
     expect(before.blocks.air).toBeDefined();
     const key = await pointChunk(dataDir);
-    expect(planSample(await computeDataset(dataDir, DATASET), RADIUS).chunks.length).toBeGreaterThanOrEqual(2);
+    expect((await planSample(await computeDataset(dataDir, DATASET), RADIUS)).chunks.length).toBeGreaterThanOrEqual(2);
     await rm(join(dataDir, DATASET, key));
     for (const request of [POINT, RADIUS]) {
       const err = await pool.computeStats(request).then(() => undefined, (e: unknown) => e);
@@ -98,6 +98,22 @@ describe('damaged data in the compute path', () => {
     await expect(pool.computeStats(POINT)).rejects.toBeInstanceOf(DamagedDataError);
     await writeFile(join(dataDir, DATASET, key), saved);
     expect((await pool.computeStats(POINT)).blocks).toEqual(good.blocks);
+  });
+
+  it('refuses a query whose outdoor mask chunk is damaged (the mask is read by window, at query time), then answers once restored', async () => {
+    const { dataDir, pool } = await copy();
+    const key = 'outdoor/0/0';
+    const saved = await readFile(join(dataDir, DATASET, key));
+    const bytes = Buffer.from(saved);
+    bytes[bytes.length - 3] ^= 0x01;
+    await writeFile(join(dataDir, DATASET, key), bytes);
+    for (const request of [POINT, RADIUS]) {
+      const err = await pool.computeStats(request).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(DamagedDataError);
+      expect((err as Error).message).toMatch(`Dataset '${DATASET}' is damaged: chunk ${key}`);
+    }
+    await writeFile(join(dataDir, DATASET, key), saved);
+    expect((await pool.computeStats(POINT)).blocks.air).toBeDefined();
   });
 
   it('refuses a directory that holds another dataset than its name says', async () => {

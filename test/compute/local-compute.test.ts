@@ -17,7 +17,7 @@ import type { PlannedCompute } from '../../src/compute/planned-compute.js';
 /** The reference answer: the same sample decoded in TypeScript and run through the reference statistics. */
 async function reference(dataDir: string, request: StatsRequest) {
   const ds = await computeDataset(dataDir, request.dataset);
-  const { sample } = planSample(ds, request);
+  const { sample } = await planSample(ds, request);
   const block = await ds.reader.readCellsDecoded(ds.reader.fields, sample.cells);
   const aggregates = aggregateHours(block.values, ds.reader.hours, sample.cells.length);
   return { sample, blocks: computeStatistics(aggregates, ds.calendar) };
@@ -68,7 +68,7 @@ describe('local compute pool', () => {
   it('runs a task given as encoded bytes, and finalizes parts given as encoded replies (finalize-parts), with the same answer', async () => {
     const request: StatsRequest = { dataset: 'brussels_extended', lat: 50.8462, lon: 4.3540, radius_m: 50 };
     const ds = await computeDataset(dataDir, request.dataset);
-    const { chunks } = planSample(ds, request);
+    const { chunks } = await planSample(ds, request);
     const halves = [chunks.slice(0, chunks.length >> 1), chunks.slice(chunks.length >> 1)];
     const accumulate = (part: typeof chunks) => ({ kind: 'accumulate' as const, dataset: request.dataset, chunks: part });
     // Encoded: without a data directory (the thread gets the pool's own), the reply as bytes.

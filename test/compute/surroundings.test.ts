@@ -78,7 +78,7 @@ describe('place wind classes', () => {
 });
 
 /** Grid cells of display cell `index`, inside the grid. */
-function cellsOf(ds: ComputeDataset, w: SurroundingsWindow, index: number): { flat: number; outdoor: boolean }[] {
+function cellsOf(ds: ComputeDataset, mask: Uint8Array, w: SurroundingsWindow, index: number): { flat: number; outdoor: boolean }[] {
   const { grid } = ds.reader;
   const r0 = w.row0 + Math.floor(index / w.cells) * w.factor;
   const c0 = w.col0 + (index % w.cells) * w.factor;
@@ -86,7 +86,7 @@ function cellsOf(ds: ComputeDataset, w: SurroundingsWindow, index: number): { fl
   for (let r = r0; r < r0 + w.factor; r++) {
     for (let c = c0; c < c0 + w.factor; c++) {
       if (r < 0 || c < 0 || r >= grid.ny || c >= grid.nx) continue;
-      out.push({ flat: r * grid.nx + c, outdoor: ds.outdoor[r * grid.nx + c] === 1 });
+      out.push({ flat: r * grid.nx + c, outdoor: mask[r * grid.nx + c] === 1 });
     }
   }
   return out;
@@ -103,8 +103,9 @@ async function referenceGrid(ds: ComputeDataset, request: StatsRequest, limits?:
   const windComfort: (number | null)[] = [];
   const windDanger: (number | null)[] = [];
   const utci: (number | null)[] = [];
+  const mask = await ds.reader.readStatic('outdoor');
   for (let i = 0; i < w.cells * w.cells; i++) {
-    const cells = cellsOf(ds, w, i);
+    const cells = cellsOf(ds, mask, w, i);
     cover.push(cells.length === 0 ? 0 : cells.some((c) => c.outdoor) ? 2 : 1);
     const outdoor = Int32Array.from(cells.filter((c) => c.outdoor).map((c) => c.flat));
     if (outdoor.length === 0) {

@@ -53,7 +53,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Statistics for areas: geometry (geo), the kernels over a cell mask and the atlas grids (compute), the historical
   // answer's metric rules (services); its asynchronous jobs ride on the batch jobs' service and files (batch) and the
   // job machinery (reports).
-  area: ['batch', 'cities', 'classification', 'compute', 'errors', 'geo', 'keys', 'reports', 'services', 'stats', 'store', 'util'],
+  area: ['batch', 'cities', 'classification', 'compute', 'errors', 'geo', 'keys', 'reports', 'sampling', 'services', 'stats', 'store', 'util'],
   // The city atlas reads what the precompute service wrote (its figures, the precomputed grid group) and draws the
   // annual map layers' tiles as the map does.
   atlas: ['cities', 'compute', 'errors', 'map', 'services', 'stats', 'store', 'util'],

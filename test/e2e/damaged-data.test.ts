@@ -42,7 +42,7 @@ const stats = (query: string) => e2e.get(`/v1/historical/stats?${query}`, key);
 
 /** The no2 chunk a Brussels point query reads, from the (intact at first) copy. */
 async function chunkOf(lat: number, lon: number): Promise<string> {
-  const { chunks } = planSample(await computeDataset(dataDir, 'brussels_extended'), { dataset: 'brussels_extended', lat, lon });
+  const { chunks } = await planSample(await computeDataset(dataDir, 'brussels_extended'), { dataset: 'brussels_extended', lat, lon });
   expect(chunks).toHaveLength(1);
   return hourlyChunkKey('no2', chunks[0].chunkRow, chunks[0].chunkCol);
 }

@@ -11,6 +11,7 @@ import { SURFACE } from '../../src/model/cell-features.js';
 import { planFeatures, planGrid, REFERENCE_YEAR } from '../../src/model/generate.js';
 import { generateMeteorology } from '../../src/model/meteorology.js';
 import { presetPlans } from '../../src/model/presets.js';
+import { OutdoorWindow } from '../../src/sampling/outdoor-window.js';
 import { sampleCells } from '../../src/sampling/sampling.js';
 import { buildCalendar, type Calendar } from '../../src/stats/calendar.js';
 import type { WindBlock } from '../../src/stats/blocks.js';
@@ -117,7 +118,7 @@ describe('pedestrian wind on the street-level fixture', () => {
   it.each(['Grand-Place', 'Place de la Bourse', 'Gare Centrale'])('does not rate %s Bad', async (name) => {
     const place = REFERENCE_LOCATIONS.brussels.find((l) => l.name === name)!;
     const [x, y] = wgs84ToLambert72(place.lon, place.lat);
-    const sample = sampleCells(ds.grid, await ds.readStatic('outdoor'), x, y, { nationwide: false });
+    const sample = sampleCells(ds.grid, OutdoorWindow.whole(ds.grid, await ds.readStatic('outdoor')), x, y, { nationwide: false });
     const wind = await windOf(ds, calendar, sample.cells);
     expect(wind.rating).toBeGreaterThanOrEqual(2);
     expect(wind.exceedance_pct.danger).toBeLessThanOrEqual(0.05);

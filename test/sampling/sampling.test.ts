@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutsideCoverageError, ValidationError } from '../../src/errors.js';
 import { cellCentre, containingCell } from '../../src/sampling/grid-cells.js';
+import { OutdoorWindow } from '../../src/sampling/outdoor-window.js';
 import { DISTANCE_DECIMALS, sampleCells } from '../../src/sampling/sampling.js';
 import { roundHalfUp } from '../../src/stats/numeric.js';
 import type { GridGeometry } from '../../src/store/dataset-types.js';
@@ -10,12 +11,15 @@ import type { GridGeometry } from '../../src/store/dataset-types.js';
 const grid: GridGeometry = { crs_epsg: 31370, resolution_m: 10, nx: 20, ny: 20, x0: 1005, y0: 2195 };
 
 /** Outdoor everywhere except a building block rows 5..14, cols 5..14 with a courtyard rows 9..10, cols 9..10. */
-function mask(): Uint8Array {
+function flags(): Uint8Array {
   const m = new Uint8Array(400).fill(1);
   for (let r = 5; r <= 14; r++) for (let c = 5; c <= 14; c++) m[r * 20 + c] = 0;
   for (let r = 9; r <= 10; r++) for (let c = 9; c <= 10; c++) m[r * 20 + c] = 1;
   return m;
 }
+
+/** The whole grid's mask as a window. */
+const mask = (): OutdoorWindow => OutdoorWindow.whole(grid, flags());
 
 const centre = (row: number, col: number) => cellCentre(grid, row, col);
 
@@ -77,7 +81,7 @@ describe('sampleCells', () => {
     expect(r10.cells.length).toBe(5); // centre + 4 neighbours exactly 10 m away
     const r50 = sampleCells(grid, mask(), x, y, { nationwide: false, radius_m: 50 });
     // Clipped at the grid edge and never reading building interiors.
-    for (const index of r50.cells) expect(mask()[index]).toBe(1);
+    for (const index of r50.cells) expect(flags()[index]).toBe(1);
     expect(r50.cells.length).toBeGreaterThan(20);
   });
 
@@ -103,7 +107,7 @@ describe('sampleCells', () => {
   });
 
   it('publishes the exact nearest outdoor distance rounded to one decimal, wherever in a building the location is', () => {
-    const m = mask();
+    const m = flags();
     const outdoorCentres: [number, number][] = [];
     for (let r = 0; r < 20; r++) for (let c = 0; c < 20; c++) if (m[r * 20 + c] === 1) outdoorCentres.push(centre(r, c));
     // Anywhere inside the building block (x 1050..1150, y 2050..2150), courtyard excluded.
@@ -111,7 +115,7 @@ describe('sampleCells', () => {
       .filter(([x, y]) => m[containingCell(grid, x, y)!.row * 20 + containingCell(grid, x, y)!.col] === 0);
     fc.assert(
       fc.property(inside, ([x, y]) => {
-        const s = sampleCells(grid, m, x, y, { nationwide: false });
+        const s = sampleCells(grid, OutdoorWindow.whole(grid, m), x, y, { nationwide: false });
         const nearest = Math.min(...outdoorCentres.map(([cx, cy]) => Math.hypot(cx - x, cy - y)));
         expect(s.sampling).toBe('nearest_outdoor');
         expect(s.distance_m).toBe(roundHalfUp(nearest, DISTANCE_DECIMALS));

@@ -115,7 +115,7 @@ describe('a local pool over a data URL', () => {
     const at = { dataset: 'brussels_extended', lat: 50.8449, lon: 4.3489 };
     let key: string;
     beforeAll(async () => {
-      const { chunks } = planSample(await computeDataset(dataDir, 'brussels_extended'), at);
+      const { chunks } = await planSample(await computeDataset(dataDir, 'brussels_extended'), at);
       key = `/brussels_extended/${hourlyChunkKey('ucomfort', chunks[0]!.chunkRow, chunks[0]!.chunkCol)}`;
     });
     const cases: [Fault, RegExp, typeof DamagedDataError | typeof DatasetError][] = [

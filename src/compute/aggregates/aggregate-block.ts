@@ -47,7 +47,7 @@ export interface AggregateBlockValue {
 export async function aggregateBlock(ds: ComputeDataset, kernel: StatsKernel, task: AggregateBlockTask): Promise<AggregateBlockValue> {
   const { reader } = ds;
   const top: AggregateRef = { level: task.levels[task.levels.length - 1], blockRow: task.blockRow, blockCol: task.blockCol };
-  const selections = blockSelections(ds, [top], true);
+  const selections = await blockSelections(ds, [top], true);
   const begin = () => kernel.begin(reader.hours, reader.fields, datasetEncodings(ds), ds.calendar);
   const frames = readFrames(ds, chunkKeys(ds, selections), 0);
   const perChunk = new Map<string, { records: Uint32Array; cells: number }>();

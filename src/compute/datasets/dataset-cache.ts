@@ -14,6 +14,7 @@ import { locationJoin, readLocationText } from '../../store/data-location.js';
 import { isDatasetId, type DatasetReader, type HourlyField } from '../../store/dataset-types.js';
 import { openDataset } from '../../store/zarr-reader.js';
 import { readerEncodings, recordsDigest } from '../aggregates/aggregate-records.js';
+import { OutdoorMask } from './outdoor-mask.js';
 
 
 /** City references computed by the whole-city precompute (absent until it ran). */
@@ -28,7 +29,8 @@ export interface CityReferences {
 export interface ComputeDataset {
   readonly id: string;
   readonly reader: DatasetReader;
-  readonly outdoor: Uint8Array;
+  /** The outdoor mask, read by window (never held whole: a byte per cell). */
+  readonly outdoor: OutdoorMask;
   readonly calendar: Calendar;
   /** Nationwide datasets always sample the containing cell. */
   readonly nationwide: boolean;
@@ -114,7 +116,7 @@ export async function openComputeDataset(dataDir: string, id: string, options: {
       dataset: id, path: reader.dir,
     });
   }
-  const outdoor = await reader.readStatic('outdoor');
+  const outdoor = new OutdoorMask(reader);
   const calendar = buildCalendar(reader.attrs.reference_year, reader.hours, reader.attrs.timezone);
   const references = await readReferences(dataDir, id);
   const refVersion = Object.keys(references).length > 0

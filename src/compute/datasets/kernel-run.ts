@@ -9,7 +9,7 @@ import { DamagedDataError, DatasetError } from '../../errors.js';
 import { aggregateKey, blockChunks, type AggregateRef } from '../../store/aggregate-files.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import { hourlyChunkKey } from '../../store/zarr-metadata.js';
-import { chunkOutdoorMask } from '../planning/aggregate-cover.js';
+import { chunkOutdoorMask, chunksRect } from '../planning/aggregate-cover.js';
 import { mergeAggregate } from '../aggregates/aggregate-records.js';
 import type { ComputeDataset } from './dataset-cache.js';
 import type { ChunkSelection, PlannedAggregates } from '../tasks/protocol.js';
@@ -136,11 +136,17 @@ export interface ComputationReads {
  * The chunk selections that stand for whole blocks: every chunk of each block with outdoor cells, all of them taken
  * (with `includeEmpty`, chunks without outdoor cells too, with an empty mask).
  */
-export function blockSelections(ds: ComputeDataset, refs: readonly AggregateRef[], includeEmpty = false): ChunkSelection[] {
-  const src = { grid: ds.reader.grid, chunk: ds.reader.chunk, outdoor: ds.outdoor };
+export async function blockSelections(ds: ComputeDataset, refs: readonly AggregateRef[], includeEmpty = false): Promise<ChunkSelection[]> {
+  const { grid, chunk } = ds.reader;
   const out: ChunkSelection[] = [];
   for (const ref of refs) {
-    for (const [chunkRow, chunkCol] of blockChunks(ds.reader, ref)) {
+    const chunks = blockChunks(ds.reader, ref);
+    if (chunks.length === 0) continue;
+    const rows = chunks.map(([r]) => r);
+    const cols = chunks.map(([, c]) => c);
+    const rect = chunksRect(grid, chunk, Math.min(...rows), Math.max(...rows) + 1, Math.min(...cols), Math.max(...cols) + 1);
+    const src = { grid, chunk, outdoor: await ds.outdoor.window(rect) };
+    for (const [chunkRow, chunkCol] of chunks) {
       const mask = chunkOutdoorMask(src, chunkRow, chunkCol);
       if (includeEmpty || mask.includes(1)) out.push({ chunkRow, chunkCol, mask });
     }
@@ -160,7 +166,7 @@ export async function accumulateSelections(
   const section = ds.aggregates;
   const usable = planned !== undefined && section?.generation === planned.generation;
   const aggregates = usable ? planned.refs : [];
-  const chunks = planned && !usable ? [...blockSelections(ds, planned.refs), ...reads.chunks] : reads.chunks;
+  const chunks = planned && !usable ? [...(await blockSelections(ds, planned.refs)), ...reads.chunks] : reads.chunks;
   const keys = [...aggregates.map((ref) => aggregateKey(section!.generation, ref)), ...chunkKeys(ds, chunks)];
   const frames = readFrames(ds, keys);
   for (const ref of aggregates) {

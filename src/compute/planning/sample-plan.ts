@@ -3,10 +3,10 @@
  * sampling rules, and groups the sampled cells by chunk with a per-chunk cell mask.
  */
 import { wgs84ToLambert72 } from '../../geo/crs.js';
-import { sampleCells, type Sample } from '../../sampling/sampling.js';
+import { sampleCells, sampleReach, type Sample } from '../../sampling/sampling.js';
 import type { AggregateRef } from '../../store/aggregate-files.js';
 import { groupCellsByChunk } from '../../store/cell-gather.js';
-import { coverWithAggregates } from './aggregate-cover.js';
+import { coverReach, coverWithAggregates } from './aggregate-cover.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
 import type { StatsComputation, StatsRequest } from '../compute-types.js';
 import type { BlocksValue, ChunkSelection } from '../tasks/protocol.js';
@@ -27,26 +27,30 @@ export interface PlanOptions {
 }
 
 /** Plans the reads of `request` in `ds`; sampling errors (e.g. no outdoor cell in the radius) propagate. */
-export function planSample(ds: ComputeDataset, request: StatsRequest, options: PlanOptions = {}): SamplePlan {
+export async function planSample(ds: ComputeDataset, request: StatsRequest, options: PlanOptions = {}): Promise<SamplePlan> {
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
-  const sample = sampleCells(ds.reader.grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
-  return { sample, ...planCells(ds, sample.cells, options) };
+  const { grid } = ds.reader;
+  const rule = { radius_m: request.radius_m, nationwide: ds.nationwide };
+  const outdoor = await ds.outdoor.window(sampleReach(grid, x, y, rule));
+  const sample = sampleCells(grid, outdoor, x, y, rule);
+  return { sample, ...(await planCells(ds, sample.cells, options)) };
 }
 
 /**
  * Plans the reads of any set of cells of `ds` (flat indices, ascending; an area's mask as well as a sample): the chunk
  * selections and the stored aggregates that cover whole blocks of them.
  */
-export function planCells(ds: ComputeDataset, cells: Int32Array, options: PlanOptions = {}): Omit<SamplePlan, 'sample'> {
-  const { rows, cols } = ds.reader.chunk;
-  const chunks = groupCellsByChunk(cells, ds.reader.grid, ds.reader.chunk).map((group) => {
-    const mask = new Uint8Array(rows * cols);
+export async function planCells(ds: ComputeDataset, cells: Int32Array, options: PlanOptions = {}): Promise<Omit<SamplePlan, 'sample'>> {
+  const { grid, chunk } = ds.reader;
+  const chunks = groupCellsByChunk(cells, grid, chunk).map((group) => {
+    const mask = new Uint8Array(chunk.rows * chunk.cols);
     for (const offset of group.offsets) mask[offset] = 1;
     return { chunkRow: group.chunkRow, chunkCol: group.chunkCol, mask };
   });
   if (options.aggregates === false || ds.aggregates === undefined) return { chunks, aggregates: [] };
-  const { grid, chunk } = ds.reader;
-  return coverWithAggregates({ grid, chunk, outdoor: ds.outdoor }, ds.aggregates.levels, chunks);
+  const { levels } = ds.aggregates;
+  const outdoor = await ds.outdoor.window(coverReach(grid, chunk, levels, chunks));
+  return coverWithAggregates({ grid, chunk, outdoor }, levels, chunks);
 }
 
 /** The result of a computation over `sample` of `ds` (the meta the envelope reports, plus the blocks). */

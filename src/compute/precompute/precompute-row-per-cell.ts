@@ -11,6 +11,7 @@ import { WIND_EXCEEDANCE_KEYS } from '../../stats/scoring.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
 import { datasetEncodings } from '../datasets/kernel-run.js';
+import { chunksRect } from '../planning/aggregate-cover.js';
 import { emptyGrids, type PrecomputeGrids } from './precompute-publish.js';
 import type { PrecomputeRowValue } from '../tasks/protocol.js';
 import type { StatsKernel } from '../kernels/stats-kernel.js';
@@ -65,9 +66,10 @@ export function cellGridValuesPerCell(
 export async function precomputeRowPerCell(
   ds: ComputeDataset, kernel: StatsKernel, chunkRow: number,
 ): Promise<PrecomputeRowValue> {
-  const { reader, outdoor } = ds;
+  const { reader } = ds;
   const { grid, chunk, hours, fields } = reader;
   const row0 = chunkRow * chunk.rows;
+  const outdoor = await ds.outdoor.window(chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols)));
   const rows = Math.min(chunk.rows, grid.ny - row0);
   const grids = emptyGrids(rows * grid.nx);
   const encodings = datasetEncodings(ds);
@@ -80,7 +82,7 @@ export async function precomputeRowPerCell(
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < chunk.cols; c++) {
         const col = chunkCol * chunk.cols + c;
-        if (col >= grid.nx || outdoor[(row0 + r) * grid.nx + col] !== 1) continue;
+        if (col >= grid.nx || outdoor.at((row0 + r) * grid.nx + col) !== 1) continue;
         const offset = r * chunk.cols + c;
         fields.forEach((f, k) => {
           const src = data[k];

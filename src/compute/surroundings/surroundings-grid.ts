@@ -6,12 +6,14 @@
  */
 import { windClass } from '../../classification/wind.js';
 import { wgs84ToLambert72 } from '../../geo/crs.js';
-import { sampleCells } from '../../sampling/sampling.js';
+import { clipRect, unionRect, type GridRect, type OutdoorWindow } from '../../sampling/outdoor-window.js';
+import { sampleCells, sampleReach } from '../../sampling/sampling.js';
 import { roundHalfUp } from '../../stats/numeric.js';
 import { WIND_ALLOWANCE_BP } from '../../stats/scoring.js';
-import type { HourlyField } from '../../store/dataset-types.js';
+import type { ChunkShape, GridGeometry, HourlyField } from '../../store/dataset-types.js';
 import type { StatsRequest, SurroundingsCover, SurroundingsGrid, SurroundingsLayers } from '../compute-types.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
+import { chunksRect } from '../planning/aggregate-cover.js';
 import { displayIndexOf, planSurroundingsWindow, WINDOW_LIMITS, type SurroundingsWindow, type WindowLimits } from './surroundings-window.js';
 
 /** Version of the surroundings computation; part of its cache keys. Bump on any change of its output. */
@@ -50,9 +52,9 @@ export function placeWindClasses(shares: ArrayLike<number>): { comfort: number; 
 
 /** Adds one chunk's outdoor window cells to the display sums. */
 async function addChunk(
-  ds: ComputeDataset, window: SurroundingsWindow, chunkRow: number, chunkCol: number, sums: DisplaySums,
+  ds: ComputeDataset, outdoor: OutdoorWindow, window: SurroundingsWindow, chunkRow: number, chunkCol: number, sums: DisplaySums,
 ): Promise<void> {
-  const { reader, outdoor, calendar } = ds;
+  const { reader, calendar } = ds;
   const { grid, chunk, hours } = reader;
   const offsets: number[] = [];
   const displays: number[] = [];
@@ -60,7 +62,7 @@ async function addChunk(
     for (let c = 0; c < chunk.cols; c++) {
       const row = chunkRow * chunk.rows + r;
       const col = chunkCol * chunk.cols + c;
-      if (row >= grid.ny || col >= grid.nx || outdoor[row * grid.nx + col] !== 1) continue;
+      if (row >= grid.ny || col >= grid.nx || outdoor.at(row * grid.nx + col) !== 1) continue;
       const display = displayIndexOf(window, row, col);
       if (display < 0) continue;
       offsets.push(r * chunk.cols + c);
@@ -156,9 +158,17 @@ function windLayers(sums: DisplaySums): Pick<SurroundingsLayers, 'wind_class' | 
   };
 }
 
+/** The cells whose outdoor flags the surroundings read: the window's, and every cell of the chunks it touches. */
+function surroundingsReach(grid: GridGeometry, chunk: ChunkShape, window: SurroundingsWindow): GridRect {
+  let rect = clipRect(grid, { row0: window.row0, row1: window.row0 + window.side, col0: window.col0, col1: window.col0 + window.side });
+  for (const { chunkRow, chunkCol } of window.chunks) {
+    rect = unionRect(rect, chunksRect(grid, chunk, chunkRow, chunkRow + 1, chunkCol, chunkCol + 1));
+  }
+  return rect;
+}
+
 /** What each display cell covers, from the grid extent and the outdoor mask. */
-function coverOf(ds: ComputeDataset, window: SurroundingsWindow): SurroundingsCover[] {
-  const { grid } = ds.reader;
+function coverOf(grid: GridGeometry, outdoor: OutdoorWindow, window: SurroundingsWindow): SurroundingsCover[] {
   const cover = new Array<SurroundingsCover>(window.cells * window.cells).fill(0);
   for (let r = 0; r < window.side; r++) {
     const row = window.row0 + r;
@@ -167,7 +177,7 @@ function coverOf(ds: ComputeDataset, window: SurroundingsWindow): SurroundingsCo
       const col = window.col0 + c;
       if (col < 0 || col >= grid.nx) continue;
       const display = displayIndexOf(window, row, col);
-      const here: SurroundingsCover = ds.outdoor[row * grid.nx + col] === 1 ? 2 : 1;
+      const here: SurroundingsCover = outdoor.at(row * grid.nx + col) === 1 ? 2 : 1;
       if (here > cover[display]) cover[display] = here;
     }
   }
@@ -180,15 +190,17 @@ export async function computeSurroundings(
 ): Promise<SurroundingsGrid> {
   const { grid, chunk } = ds.reader;
   const [x, y] = wgs84ToLambert72(request.lon, request.lat);
-  const sample = sampleCells(grid, ds.outdoor, x, y, { radius_m: request.radius_m, nationwide: ds.nationwide });
+  const rule = { radius_m: request.radius_m, nationwide: ds.nationwide };
+  const sample = sampleCells(grid, await ds.outdoor.window(sampleReach(grid, x, y, rule)), x, y, rule);
   const window = planSurroundingsWindow(grid, chunk, x, y, ds.nationwide, limits);
+  const outdoor = await ds.outdoor.window(surroundingsReach(grid, chunk, window));
   const size = window.cells * window.cells;
   const sums: DisplaySums = {
     no2: new Float64Array(size), no2Cells: new Uint32Array(size),
     wind: new Float64Array(size * 4), windCells: new Uint32Array(size),
     utci: new Float64Array(size), utciCells: new Uint32Array(size),
   };
-  for (const { chunkRow, chunkCol } of window.chunks) await addChunk(ds, window, chunkRow, chunkCol, sums);
+  for (const { chunkRow, chunkCol } of window.chunks) await addChunk(ds, outdoor, window, chunkRow, chunkCol, sums);
 
   const fields = ds.reader.fields;
   const mean = (total: Float64Array, cells: Uint32Array) =>
@@ -220,7 +232,7 @@ export async function computeSurroundings(
     x_min: xMin,
     y_max: yMax,
     location: { x: (x - xMin) / cellM, y: (yMax - y) / cellM },
-    cover: coverOf(ds, window),
+    cover: coverOf(grid, outdoor, window),
     sampled: [...sampled].sort((a, b) => a - b),
     sampling: sample.sampling,
     ...(sample.radius_m !== undefined ? { radius_m: sample.radius_m } : {}),

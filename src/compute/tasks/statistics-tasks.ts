@@ -42,7 +42,7 @@ const reading = { readsData: true } as const;
 /** A whole statistics request in one thread: sampling, reads, kernel, blocks. */
 export const STATS_TASK = defineTask('stats', async (task: StatsTask) => {
   const ds = await computeDataset(task.dataDir, task.request.dataset);
-  const { sample, chunks, aggregates } = planSample(ds, task.request, { aggregates: task.aggregates });
+  const { sample, chunks, aggregates } = await planSample(ds, task.request, { aggregates: task.aggregates });
   const kernel = await loadStatsKernel();
   const planned = aggregates.length > 0 ? { generation: ds.aggregates!.generation, refs: aggregates } : undefined;
   await accumulateSelections(ds, kernel, { chunks, aggregates: planned });

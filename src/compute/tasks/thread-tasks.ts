@@ -45,7 +45,7 @@ function definitionOf(kind: string): AnyTaskDefinition {
 }
 
 /** Runs `task` in this thread by its kind: one of the thread's own kinds, or a registered family's. */
-export async function runTaskHere(task: TaskShape): Promise<unknown> {
+async function runTaskHere(task: TaskShape): Promise<unknown> {
   return definitionOf(task.kind).run(task);
 }
 
