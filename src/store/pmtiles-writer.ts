@@ -241,20 +241,26 @@ export async function createPmtilesWriter(path: string): Promise<PmtilesWriter> 
         const head = Buffer.concat([encodeHeader(layout, header), root, meta, leaves]);
         await out.write(head, 0, head.byteLength, 0);
         let position = head.byteLength;
-        let batch: Uint8Array[] = [];
+        // Contents are read from the spool straight into one batch buffer and written a batch at a time: no array per
+        // tile, no concatenated copy (garbage that, in the export's thread, grew its peak with the tiles of a city).
+        const batch = new Uint8Array(WRITE_BYTES);
         let batchBytes = 0;
-        const flush = async () => {
-          const bytes = Buffer.concat(batch);
-          await out.write(bytes, 0, bytes.byteLength, position);
+        const write = async (bytes: Uint8Array) => {
+          for (let done = 0; done < bytes.byteLength;) done += (await out.write(bytes, done, bytes.byteLength - done, position + done)).bytesWritten;
           position += bytes.byteLength;
-          batch = [];
+        };
+        const flush = async () => {
+          await write(batch.subarray(0, batchBytes));
           batchBytes = 0;
         };
         for (const spooled of sequence) {
-          const bytes = await spool.read(spooled, lengthAt.get(spooled)!);
-          batch.push(bytes);
-          batchBytes += bytes.byteLength;
-          if (batchBytes >= WRITE_BYTES) await flush();
+          const length = lengthAt.get(spooled)!;
+          if (batchBytes + length > batch.byteLength) await flush();
+          if (length > batch.byteLength) await write(await spool.read(spooled, length));
+          else {
+            await spool.read(spooled, length, batch.subarray(batchBytes));
+            batchBytes += length;
+          }
         }
         await flush();
         return position;

@@ -16,8 +16,8 @@ export interface SpoolFile {
   readonly size: number;
   /** Appends `bytes`; resolves to the offset they start at. */
   append(bytes: Uint8Array): Promise<number>;
-  /** The `length` bytes at `offset`. */
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /** The `length` bytes at `offset`, read into `into` (its first `length` bytes) when given, else a new array. */
+  read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
   /** Copies the whole spool to `out` at `position`, in bounded reads. */
   pourInto(out: FileHandle, position: number): Promise<void>;
   /** Closes and deletes the file (safe to call twice). */
@@ -44,8 +44,9 @@ export async function createSpool(near: string, tag: string): Promise<SpoolFile>
       size += bytes.byteLength;
       return at;
     },
-    async read(offset, length) {
-      const bytes = new Uint8Array(length);
+    async read(offset, length, into) {
+      if (into !== undefined && into.byteLength < length) throw new RangeError(`${length} bytes do not fit a buffer of ${into.byteLength}.`);
+      const bytes = into === undefined ? new Uint8Array(length) : into.subarray(0, length);
       for (let done = 0; done < length;) {
         const { bytesRead } = await handle.read(bytes, done, length - done, offset + done);
         if (bytesRead === 0) throw new Error(`The spool ${path} ended at ${offset + done} of ${size} bytes.`);

@@ -1,7 +1,7 @@
 /**
  * The streaming PMTiles writer against the `pmtiles` reader: tiles added in any order come back at their addresses,
  * identical contents are stored once, a directory too large for the first 16 KiB goes to leaf directories, a tile
- * given twice is refused, and no temporary file is left beside the archive.
+ * given twice is refused, contents larger than a write batch pass whole, and no temporary file is left beside the archive.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,6 +57,21 @@ describe('createPmtilesWriter', () => {
       expect(new TextDecoder().decode(new Uint8Array(tile!.data)), `${z}/${x}/${y}`).toBe(new TextDecoder().decode(contentOf(z, x, y)));
     }
     expect(await archive.getZxy(10, 0, 0)).toBeUndefined();
+  });
+
+  it('writes contents across write batches and larger than one (1 MiB) byte for byte', async () => {
+    const sizes = [600_000, 700_000, 5, 1_600_000, 300_000, 1_048_576, 17];
+    const content = (k: number) => Uint8Array.from({ length: sizes[k]! }, (_, i) => (i * 31 + k * 7) & 0xff);
+    const path = join(root.dir, 'big.pmtiles');
+    const writer = await createPmtilesWriter(path);
+    for (const k of sizes.keys()) await writer.add({ z: 12, x: 2100 + k, y: 1300, data: content(k) });
+    await writer.finish({}, HEADER);
+    await writer.close();
+    const archive = reader(await readFile(path));
+    for (const k of sizes.keys()) {
+      const tile = await archive.getZxy(12, 2100 + k, 1300);
+      expect(Buffer.from(tile!.data).equals(Buffer.from(content(k))), `content ${k}`).toBe(true);
+    }
   });
 
   it('refuses a tile given twice', async () => {
