@@ -167,7 +167,7 @@ export async function precomputeCity(
     progress?.row();
   });
 
-  // The group is written band by band and grid by grid from the saved rows (a band: whole saved rows, about
+  // The group is written grid after grid, each band by band, from the saved rows (a band: whole saved rows, about
   // GROUP_BAND_ROWS of them), so memory holds one band of one grid, never whole grids nor a band of every grid; the
   // summer-night mean is summed on the way.
   const bandRows = chunk.rows * Math.max(1, Math.round((options.bandRows ?? GROUP_BAND_ROWS) / chunk.rows));
