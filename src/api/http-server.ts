@@ -121,3 +121,27 @@ export function connectHandler(docsUrl: () => string, log: FastifyBaseLogger) {
     log.info({ reqId: id, req: { method: req.method, url: redactKeys(req.url ?? '') }, res: { statusCode: 405 } }, 'request refused');
   };
 }
+
+/** What `closeDraining` closes: a Fastify app (or anything that closes like one) and its Node server. */
+export interface DrainableApp {
+  readonly server: Pick<Server, 'closeIdleConnections'>;
+  close(): PromiseLike<unknown>;
+}
+
+/** How often a closing server closes the connections that went idle since the close began. */
+const DRAIN_SWEEP_MS = 50;
+
+/**
+ * Closes `app`: no new connections, the requests in flight answered (Fastify's close), and, until it has closed, the
+ * connections that go idle meanwhile closed as they do. Fastify (`forceCloseConnections: 'idle'`) closes only those
+ * idle when the close begins; a keep-alive connection whose answer was still being sent then would stay open for the
+ * keep-alive time-out (72 s by default) and hold the node's shutdown that long.
+ */
+export async function closeDraining(app: DrainableApp): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), DRAIN_SWEEP_MS);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+  }
+}

@@ -6,6 +6,7 @@
  * it, and so do the end-to-end tests and benchmarks.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { closeDraining } from '../api/http-server.js';
 import type { PlannedCompute } from '../compute/planned-compute.js';
 import type { Config } from '../config.js';
 import { cacheBudgets } from '../config/memory-budget.js';
@@ -208,7 +209,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     });
     log = app.log;
     // The server stops accepting and in-flight requests finish first.
-    life.defer('http server', () => app.close());
+    life.defer('http server', () => closeDraining(app));
     await checkDatasets(config.dataDir, backends.compute, damage);
     await app.ready();
     reports.start();

@@ -1,5 +1,7 @@
+import { request, Agent } from 'node:http';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { checkingIntervalMs, clientErrorProblem } from '../../src/api/http-server.js';
+import { checkingIntervalMs, clientErrorProblem, closeDraining, httpServerFactory } from '../../src/api/http-server.js';
 
 describe('the HTTP server', () => {
   it('answers each kind of parser error and time-out as HTTP says', () => {
@@ -16,4 +18,39 @@ describe('the HTTP server', () => {
     expect(checkingIntervalMs({ headersMs: 200, requestMs: 400, keepAliveMs: 1_000 })).toBe(50);
     expect(checkingIntervalMs({ headersMs: 1, requestMs: 1, keepAliveMs: 1 })).toBe(1);
   });
+
+  it('drains on close: answers the request in flight when the close began, then closes its keep-alive connection', async () => {
+    // A keep-alive time-out far longer than the test's: a connection left open would hold the close past it.
+    const app = Fastify({
+      serverFactory: httpServerFactory({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 600_000 }), forceCloseConnections: 'idle',
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => { arrived = resolve; });
+    app.get('/slow', async () => {
+      arrived();
+      await gate;
+      return { done: true };
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const answer = new Promise<string>((resolve, reject) => {
+        request(`${base}/slow`, { agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => resolve(body));
+        }).on('error', reject).end();
+      });
+      await inFlight;
+      const closing = closeDraining(app);
+      release();
+      expect(JSON.parse(await answer)).toEqual({ done: true });
+      await closing;
+      expect(app.server.listening).toBe(false);
+    } finally {
+      agent.destroy();
+    }
+  });
 });
+
