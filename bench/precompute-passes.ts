@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CityConfig } from '../src/cities/city-types.js';
 import type { ComputeDataset } from '../src/compute/datasets/dataset-cache.js';
-import { chunksRect } from '../src/compute/planning/aggregate-cover.js';
+import { chunkRowRect } from '../src/sampling/outdoor-window.js';
 import { datasetEncodings } from '../src/compute/datasets/kernel-run.js';
 import { createLocalCompute } from '../src/compute/local-compute.js';
 import { CELL_ROW } from '../src/compute/kernels/precompute-layout.js';
@@ -99,7 +99,7 @@ export async function kernelStages(ds: ComputeDataset): Promise<StageSplit> {
     t = now;
   };
   for (const chunkRow of chunkRows(ds)) {
-    const outdoor = await ds.outdoor.window(chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols)));
+    const outdoor = await ds.outdoor.window(chunkRowRect(grid, chunk, chunkRow));
     for (let chunkCol = 0; chunkCol < Math.ceil(grid.nx / chunk.cols); chunkCol++) {
       mask.fill(0);
       for (let r = 0; r < chunk.rows && chunkRow * chunk.rows + r < grid.ny; r++) {

@@ -4,7 +4,7 @@
  * Each asks its dataset for the window its rule can reach (compute/datasets/outdoor-mask.ts) and reads it by flat grid
  * index, as it read the whole mask; reading outside the window is a planning mistake, a RangeError, never a guess.
  */
-import type { GridGeometry } from '../store/dataset-types.js';
+import type { ChunkShape, GridGeometry } from '../store/dataset-types.js';
 
 /** Rows `row0` … `row1` − 1 and columns `col0` … `col1` − 1 of a grid (empty when either range is). */
 export interface GridRect {
@@ -19,6 +19,16 @@ export function clipRect(grid: Pick<GridGeometry, 'nx' | 'ny'>, rect: GridRect):
   const row0 = Math.max(0, rect.row0);
   const col0 = Math.max(0, rect.col0);
   return { row0, row1: Math.max(row0, Math.min(grid.ny, rect.row1)), col0, col1: Math.max(col0, Math.min(grid.nx, rect.col1)) };
+}
+
+/** The cells of chunk rows `chunkRow0` … `chunkRow1` − 1 and columns `chunkCol0` … `chunkCol1` − 1, clipped to the grid. */
+export function chunksRect(grid: Pick<GridGeometry, 'nx' | 'ny'>, chunk: ChunkShape, chunkRow0: number, chunkRow1: number, chunkCol0: number, chunkCol1: number): GridRect {
+  return clipRect(grid, { row0: chunkRow0 * chunk.rows, row1: chunkRow1 * chunk.rows, col0: chunkCol0 * chunk.cols, col1: chunkCol1 * chunk.cols });
+}
+
+/** The cells of chunk row `chunkRow` across the whole grid (what a precompute row reads). */
+export function chunkRowRect(grid: Pick<GridGeometry, 'nx' | 'ny'>, chunk: ChunkShape, chunkRow: number): GridRect {
+  return chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols));
 }
 
 /** The smallest rectangle holding both (either may be empty). */
@@ -67,13 +77,6 @@ export class OutdoorWindow {
   static whole(grid: Pick<GridGeometry, 'nx' | 'ny'>, mask: Uint8Array): OutdoorWindow {
     if (mask.length !== grid.nx * grid.ny) throw new RangeError(`Outdoor mask has ${mask.length} cells, grid has ${grid.nx * grid.ny}.`);
     return new OutdoorWindow(grid.nx, { row0: 0, row1: grid.ny, col0: 0, col1: grid.nx }, mask);
-  }
-
-  /** Whether the window holds every cell of `rect`. */
-  covers(rect: GridRect): boolean {
-    const r = this.rect;
-    return rect.row0 >= rect.row1 || rect.col0 >= rect.col1
-      || (rect.row0 >= r.row0 && rect.row1 <= r.row1 && rect.col0 >= r.col0 && rect.col1 <= r.col1);
   }
 
   /** The mask's value at flat grid index `flat`; a cell outside the window is a RangeError. */

@@ -11,7 +11,7 @@
  * as the dataset's content version is unchanged) and the partial directory is removed once the group is written.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, readdir, writeFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANSWERING_DATASETS, streetLevelCities } from '../cities/catalog.js';
 import type { CityConfig } from '../cities/city-types.js';
@@ -173,6 +173,7 @@ export async function precomputeCity(
   const bandRows = chunk.rows * Math.max(1, Math.round((options.bandRows ?? GROUP_BAND_ROWS) / chunk.rows));
   const night = { sum: 0, n: 0 };
   const nightGrid = PRECOMPUTE_GRIDS.indexOf('summer_night_mean_utci_c');
+  await checkSavedRows(partial, grid.nx, grid.ny, chunk.rows);
   const airBenchmark = await cityAirBenchmark(compute, city);
   let references: CityReferences = {};
   const dir = precomputedDir(dataDir, city.dataset);
@@ -215,9 +216,21 @@ export async function precomputeCity(
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
+/** The error of a saved row file that does not hold its whole band. */
+const truncatedRow = (partial: string, row: number) =>
+  new ValidationError(`Partial precompute row ${row} is truncated; delete ${partial} and rerun.`);
+
+/** Checks once, before the group is written, that every saved row file holds its whole band of every grid. */
+async function checkSavedRows(partial: string, nx: number, ny: number, chunkRows: number): Promise<void> {
+  for (let r = 0; r * chunkRows < ny; r++) {
+    const { size } = await stat(rowFile(partial, r));
+    if (size !== Math.min(chunkRows, ny - r * chunkRows) * nx * PRECOMPUTE_GRIDS.length * 4) throw truncatedRow(partial, r);
+  }
+}
+
 /**
  * Rows `r0` … `r1` − 1 of precomputed grid `k` (its index in PRECOMPUTE_GRIDS) from the saved row files (`r0` a
- * multiple of `chunkRows`), each file's part read straight into the result.
+ * multiple of `chunkRows`; their sizes checked by `checkSavedRows`), each file's part read straight into the result.
  */
 async function readSavedRows(partial: string, nx: number, ny: number, chunkRows: number, r0: number, r1: number, k: number): Promise<Float32Array> {
   const values = new Float32Array((r1 - r0) * nx);
@@ -226,13 +239,8 @@ async function readSavedRows(partial: string, nx: number, ny: number, chunkRows:
     const band = Math.min(chunkRows, ny - r * chunkRows) * nx;
     const file = await open(rowFile(partial, r), 'r');
     try {
-      const { size } = await file.stat();
-      if (size !== band * PRECOMPUTE_GRIDS.length * 4) {
-        throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
-      }
-      const at = (r * chunkRows - r0) * nx * 4;
-      const { bytesRead } = await file.read(bytes, at, band * 4, k * band * 4);
-      if (bytesRead !== band * 4) throw new ValidationError(`Partial precompute row ${r} is truncated; delete ${partial} and rerun.`);
+      const { bytesRead } = await file.read(bytes, (r * chunkRows - r0) * nx * 4, band * 4, k * band * 4);
+      if (bytesRead !== band * 4) throw truncatedRow(partial, r);
     } finally {
       await file.close();
     }

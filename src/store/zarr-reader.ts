@@ -144,6 +144,11 @@ class ZarrDatasetReader implements DatasetReader {
   readStaticChunk(name: 'building_height', chunkRow: number, chunkCol: number): Promise<Float32Array>;
   async readStaticChunk(name: StaticArray, chunkRow: number, chunkCol: number): Promise<Uint8Array | Float32Array> {
     if (name !== 'outdoor' && name !== 'building_height') throw new ValidationError(`Unknown static array '${String(name)}'.`);
+    return this.#staticChunk(name, chunkRow, chunkCol);
+  }
+
+  /** Static chunk (chunkRow, chunkCol) of `name`, decoded and checked (`readStaticChunk` without the name's check). */
+  async #staticChunk(name: StaticArray, chunkRow: number, chunkCol: number): Promise<Uint8Array | Float32Array> {
     const array = name === 'outdoor' ? this.#store.outdoor : this.#store.buildingHeight;
     const [cr, cc] = array.chunks;
     if (!Number.isInteger(chunkRow) || chunkRow < 0 || chunkRow * cr >= this.grid.ny || !Number.isInteger(chunkCol) || chunkCol < 0 || chunkCol * cc >= this.grid.nx) {
@@ -167,7 +172,7 @@ class ZarrDatasetReader implements DatasetReader {
     const out = name === 'outdoor' ? new Uint8Array(nx * ny) : new Float32Array(nx * ny);
     for (let i = 0; i * cr < ny; i++) {
       for (let j = 0; j * cc < nx; j++) {
-        const data = await (name === 'outdoor' ? this.readStaticChunk(name, i, j) : this.readStaticChunk(name, i, j));
+        const data = await this.#staticChunk(name, i, j);
         const width = Math.min(cc, nx - j * cc);
         for (let r = 0; r < cr && i * cr + r < ny; r++) {
           out.set(data.subarray(r * cc, r * cc + width), (i * cr + r) * nx + j * cc);

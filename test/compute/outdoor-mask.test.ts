@@ -76,8 +76,6 @@ describe('the outdoor mask read by window', () => {
     expect(window.at(2 * GRID.nx + 3)).toBe(FLAGS[2 * GRID.nx + 3]);
     expect(() => window.at(4 * GRID.nx + 3)).toThrow(RangeError);
     expect(() => window.at(2 * GRID.nx + 6)).toThrow(/outside the outdoor window/);
-    expect(window.covers({ row0: 3, row1: 4, col0: 3, col1: 6 })).toBe(true);
-    expect(window.covers({ row0: 3, row1: 5, col0: 3, col1: 6 })).toBe(false);
     expect(() => new OutdoorWindow(GRID.nx, { row0: 0, row1: 2, col0: 0, col1: 2 }, new Uint8Array(3))).toThrow(RangeError);
     expect(unionRect({ row0: 1, row1: 3, col0: 4, col1: 5 }, { row0: 2, row1: 2, col0: 0, col1: 9 })).toEqual({ row0: 1, row1: 3, col0: 4, col1: 5 });
     expect(unionRect({ row0: 1, row1: 3, col0: 4, col1: 5 }, { row0: 0, row1: 2, col0: 6, col1: 9 })).toEqual({ row0: 0, row1: 3, col0: 4, col1: 9 });

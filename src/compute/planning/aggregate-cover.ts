@@ -5,7 +5,7 @@
  * first; the chunks left over — the sample's boundary — are decoded cell by cell as before. Merged records are exact
  * integer sums, so the answer is the same bit for bit (test/compute/aggregate-diff.test.ts).
  */
-import { clipRect, type GridRect, type OutdoorWindow } from '../../sampling/outdoor-window.js';
+import { chunksRect, type GridRect, type OutdoorWindow } from '../../sampling/outdoor-window.js';
 import type { AggregateRef } from '../../store/aggregate-files.js';
 import type { ChunkShape, GridGeometry } from '../../store/dataset-types.js';
 import type { ChunkSelection } from '../tasks/protocol.js';
@@ -34,11 +34,6 @@ export function chunkOutdoorMask(src: CoverSource, chunkRow: number, chunkCol: n
     }
   }
   return mask;
-}
-
-/** The cells of chunk rows `chunkRow0` … `chunkRow1` − 1 and columns `chunkCol0` … `chunkCol1` − 1, clipped to the grid. */
-export function chunksRect(grid: GridGeometry, chunk: ChunkShape, chunkRow0: number, chunkRow1: number, chunkCol0: number, chunkCol1: number): GridRect {
-  return clipRect(grid, { row0: chunkRow0 * chunk.rows, row1: chunkRow1 * chunk.rows, col0: chunkCol0 * chunk.cols, col1: chunkCol1 * chunk.cols });
 }
 
 /**

@@ -11,7 +11,7 @@ import { WIND_EXCEEDANCE_KEYS } from '../../stats/scoring.js';
 import type { CfEncoding, HourlyField } from '../../store/dataset-types.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
 import { datasetEncodings } from '../datasets/kernel-run.js';
-import { chunksRect } from '../planning/aggregate-cover.js';
+import { chunkRowRect } from '../../sampling/outdoor-window.js';
 import { emptyGrids, type PrecomputeGrids } from './precompute-publish.js';
 import type { PrecomputeRowValue } from '../tasks/protocol.js';
 import type { StatsKernel } from '../kernels/stats-kernel.js';
@@ -69,7 +69,7 @@ export async function precomputeRowPerCell(
   const { reader } = ds;
   const { grid, chunk, hours, fields } = reader;
   const row0 = chunkRow * chunk.rows;
-  const outdoor = await ds.outdoor.window(chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols)));
+  const outdoor = await ds.outdoor.window(chunkRowRect(grid, chunk, chunkRow));
   const rows = Math.min(chunk.rows, grid.ny - row0);
   const grids = emptyGrids(rows * grid.nx);
   const encodings = datasetEncodings(ds);

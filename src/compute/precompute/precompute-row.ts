@@ -5,7 +5,8 @@
  * without outdoor cells is not read. The values are those of the statistics kernel run cell by cell
  * (precompute-row-per-cell.ts), bit for bit.
  */
-import { chunkOutdoorMask, chunksRect } from '../planning/aggregate-cover.js';
+import { chunkOutdoorMask } from '../planning/aggregate-cover.js';
+import { chunkRowRect } from '../../sampling/outdoor-window.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
 import { chunkKeys, datasetEncodings, loadChunk, readFrames } from '../datasets/kernel-run.js';
 import { CELL_ROW } from '../kernels/precompute-layout.js';
@@ -23,7 +24,7 @@ export async function precomputeRow(ds: ComputeDataset, kernel: PrecomputeKernel
   const grids = emptyGrids(rows * grid.nx);
   kernel.begin(hours, fields, datasetEncodings(ds), ds.calendar);
   const selections: ChunkSelection[] = [];
-  const src = { grid, chunk, outdoor: await outdoor.window(chunksRect(grid, chunk, chunkRow, chunkRow + 1, 0, Math.ceil(grid.nx / chunk.cols))) };
+  const src = { grid, chunk, outdoor: await outdoor.window(chunkRowRect(grid, chunk, chunkRow)) };
   for (let chunkCol = 0; chunkCol < Math.ceil(grid.nx / chunk.cols); chunkCol++) {
     const mask = chunkOutdoorMask(src, chunkRow, chunkCol);
     if (mask.includes(1)) selections.push({ chunkRow, chunkCol, mask });

@@ -6,14 +6,13 @@
  */
 import { windClass } from '../../classification/wind.js';
 import { wgs84ToLambert72 } from '../../geo/crs.js';
-import { clipRect, unionRect, type GridRect, type OutdoorWindow } from '../../sampling/outdoor-window.js';
+import { chunksRect, clipRect, unionRect, type GridRect, type OutdoorWindow } from '../../sampling/outdoor-window.js';
 import { sampleCells, sampleReach } from '../../sampling/sampling.js';
 import { roundHalfUp } from '../../stats/numeric.js';
 import { WIND_ALLOWANCE_BP } from '../../stats/scoring.js';
 import type { ChunkShape, GridGeometry, HourlyField } from '../../store/dataset-types.js';
 import type { StatsRequest, SurroundingsCover, SurroundingsGrid, SurroundingsLayers } from '../compute-types.js';
 import type { ComputeDataset } from '../datasets/dataset-cache.js';
-import { chunksRect } from '../planning/aggregate-cover.js';
 import { displayIndexOf, planSurroundingsWindow, WINDOW_LIMITS, type SurroundingsWindow, type WindowLimits } from './surroundings-window.js';
 
 /** Version of the surroundings computation; part of its cache keys. Bump on any change of its output. */
